@@ -1,0 +1,29 @@
+package io.seekwell.common.metrics;
+
+/** The counters Seekwell keeps. Each is a monotonically increasing count. */
+public enum Metric {
+  /** GET requests sent, retries included. */
+  GET_REQUESTS,
+  /** HEAD requests sent, retries included. */
+  HEAD_REQUESTS,
+  /** Body bytes received from the store. */
+  BYTES_RECEIVED,
+  /** Requests sent again after a retryable failure, resumed bodies included. */
+  RETRIES,
+  /** Requests for objects that did not exist (HTTP 404). */
+  ERRORS_NOT_FOUND,
+  /** Requests the store refused (HTTP 403). */
+  ERRORS_ACCESS_DENIED,
+  /** Requests whose ETag no longer matched (HTTP 412). */
+  ERRORS_OBJECT_CHANGED,
+  /** Requests for a range past the end of the object (HTTP 416 or a short body). */
+  ERRORS_RANGE,
+  /** Requests the store throttled (HTTP 503 SlowDown). */
+  ERRORS_THROTTLED,
+  /** Server errors other than throttling (HTTP 5xx). */
+  ERRORS_SERVER,
+  /** Requests that got no complete answer: connection failures, resets and timeouts. */
+  ERRORS_NETWORK,
+  /** Any other failure. */
+  ERRORS_OTHER
+}

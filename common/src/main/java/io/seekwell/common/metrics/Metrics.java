@@ -1,0 +1,48 @@
+package io.seekwell.common.metrics;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A set of counters, one per {@link Metric}, that any layer may increment from any thread. Reads
+ * are through {@link #snapshot()}. Thread-safe and lock-free.
+ */
+public final class Metrics {
+
+  private final LongAdder[] counters = new LongAdder[Metric.values().length];
+
+  /** A set of counters, all zero. */
+  public Metrics() {
+    for (int i = 0; i < counters.length; i++) {
+      counters[i] = new LongAdder();
+    }
+  }
+
+  /** Adds one to {@code metric}. */
+  public void increment(Metric metric) {
+    counters[metric.ordinal()].increment();
+  }
+
+  /** Adds {@code amount} to {@code metric}. */
+  public void add(Metric metric, long amount) {
+    counters[metric.ordinal()].add(amount);
+  }
+
+  /** The current value of {@code metric}. */
+  public long get(Metric metric) {
+    return counters[metric.ordinal()].sum();
+  }
+
+  /**
+   * The values of all counters at about this moment. Each counter is read once; counters updated
+   * concurrently may be read before or after the update.
+   */
+  public MetricsSnapshot snapshot() {
+    Map<Metric, Long> values = new EnumMap<>(Metric.class);
+    for (Metric metric : Metric.values()) {
+      values.put(metric, get(metric));
+    }
+    return new MetricsSnapshot(values);
+  }
+}

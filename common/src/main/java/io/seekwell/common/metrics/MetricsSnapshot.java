@@ -1,0 +1,39 @@
+package io.seekwell.common.metrics;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+
+/** The values of every {@link Metric} at one moment. Immutable and thread-safe. */
+public final class MetricsSnapshot {
+
+  private final Map<Metric, Long> values;
+
+  MetricsSnapshot(Map<Metric, Long> values) {
+    this.values = Collections.unmodifiableMap(new EnumMap<>(values));
+  }
+
+  /** The value of {@code metric} when the snapshot was taken. */
+  public long get(Metric metric) {
+    return values.getOrDefault(metric, 0L);
+  }
+
+  /** Every value, keyed by metric. */
+  public Map<Metric, Long> asMap() {
+    return values;
+  }
+
+  /** How much each counter grew from {@code earlier} to this snapshot. */
+  public MetricsSnapshot minus(MetricsSnapshot earlier) {
+    Map<Metric, Long> difference = new EnumMap<>(Metric.class);
+    for (Metric metric : Metric.values()) {
+      difference.put(metric, get(metric) - earlier.get(metric));
+    }
+    return new MetricsSnapshot(difference);
+  }
+
+  @Override
+  public String toString() {
+    return "MetricsSnapshot" + values;
+  }
+}

@@ -1,0 +1,63 @@
+package io.seekwell.common.object;
+
+import java.io.IOException;
+import java.util.Optional;
+
+/**
+ * An error from the object store, or from the network on the way to it, that has no more specific
+ * {@link IOException} type. Carries the HTTP status (0 when no response arrived), the store's error
+ * code and request id when it sent them, and whether trying again may succeed.
+ */
+public class ObjectStoreException extends IOException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final int statusCode;
+  private final String errorCode;
+  private final String requestId;
+  private final boolean retryable;
+
+  /**
+   * Creates the exception.
+   *
+   * @param message names the operation, bucket, key and range
+   * @param statusCode the HTTP status, or 0 if no response arrived
+   * @param errorCode the store's error code (e.g. {@code SlowDown}), or null
+   * @param requestId the store's request id, or null
+   * @param retryable whether the same request may succeed if sent again
+   * @param cause the underlying error
+   */
+  public ObjectStoreException(
+      String message,
+      int statusCode,
+      String errorCode,
+      String requestId,
+      boolean retryable,
+      Throwable cause) {
+    super(message, cause);
+    this.statusCode = statusCode;
+    this.errorCode = errorCode;
+    this.requestId = requestId;
+    this.retryable = retryable;
+  }
+
+  /** The HTTP status, or 0 if the request got no response (connection or timeout error). */
+  public int statusCode() {
+    return statusCode;
+  }
+
+  /** The store's error code, such as {@code SlowDown} or {@code InternalError}. */
+  public Optional<String> errorCode() {
+    return Optional.ofNullable(errorCode);
+  }
+
+  /** The store's id of the failed request, for support cases. */
+  public Optional<String> requestId() {
+    return Optional.ofNullable(requestId);
+  }
+
+  /** Whether sending the same request again may succeed (throttling, 5xx, network errors). */
+  public boolean isRetryable() {
+    return retryable;
+  }
+}
