@@ -1,0 +1,102 @@
+package io.seekwell.client;
+
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.Metrics;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * The body of one GET response: counts the bytes received, checks that exactly the requested number
+ * arrive, turns the SDK's unchecked errors into {@link IOException}s, and aborts the connection
+ * when closed before the end. Not thread-safe.
+ */
+final class ResponseBodyStream extends InputStream {
+
+  /** Aborts the HTTP exchange so that closing does not drain the rest of the body. */
+  interface Abortable {
+    void abort();
+  }
+
+  private final InputStream body;
+  private final Abortable abortable;
+  private final long expectedLength;
+  private final String what;
+  private final S3Errors errors;
+  private final Metrics metrics;
+  private long received;
+  private boolean closed;
+
+  ResponseBodyStream(
+      InputStream body,
+      Abortable abortable,
+      long expectedLength,
+      String what,
+      S3Errors errors,
+      Metrics metrics) {
+    this.body = body;
+    this.abortable = abortable;
+    this.expectedLength = expectedLength;
+    this.what = what;
+    this.errors = errors;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public int read() throws IOException {
+    byte[] one = new byte[1];
+    int n = read(one, 0, 1);
+    return n < 0 ? -1 : one[0] & 0xFF;
+  }
+
+  @Override
+  public int read(byte[] buffer, int offset, int length) throws IOException {
+    java.util.Objects.checkFromIndexSize(offset, length, buffer.length);
+    if (closed) {
+      throw new IOException(what + ": response body is closed");
+    }
+    if (length == 0) {
+      return 0;
+    }
+    long remaining = expectedLength - received;
+    if (remaining == 0) {
+      return -1;
+    }
+    int n;
+    try {
+      n = body.read(buffer, offset, (int) Math.min(length, remaining));
+    } catch (IOException | RuntimeException e) {
+      throw errors.translate(e, what + " after " + received + " body bytes");
+    }
+    if (n < 0) {
+      metrics.increment(Metric.ERRORS_RANGE);
+      throw new EOFException(
+          what
+              + ": the store sent "
+              + received
+              + " of "
+              + expectedLength
+              + " bytes; the range reaches past the end of the object");
+    }
+    received += n;
+    metrics.add(Metric.BYTES_RECEIVED, n);
+    return n;
+  }
+
+  @Override
+  public int available() throws IOException {
+    return closed ? 0 : (int) Math.min(body.available(), expectedLength - received);
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (received < expectedLength) {
+      abortable.abort();
+    }
+    body.close();
+  }
+}

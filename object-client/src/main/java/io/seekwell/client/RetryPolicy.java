@@ -1,0 +1,88 @@
+package io.seekwell.client;
+
+import io.seekwell.common.object.ObjectStoreException;
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.DoubleSupplier;
+
+/**
+ * Decides whether a failed request is tried again and how long to wait first: exponential backoff
+ * with full jitter, {@code delay = random(0, min(cap, base * 2^attempt))}. Thread-safe.
+ */
+final class RetryPolicy {
+
+  private final ObjectClientConfiguration configuration;
+  private final DoubleSupplier random;
+
+  RetryPolicy(ObjectClientConfiguration configuration) {
+    this(configuration, () -> ThreadLocalRandom.current().nextDouble());
+  }
+
+  /** A policy whose jitter comes from {@code random}, a source of values in [0, 1). */
+  RetryPolicy(ObjectClientConfiguration configuration, DoubleSupplier random) {
+    this.configuration = configuration;
+    this.random = random;
+  }
+
+  int maxAttempts() {
+    return configuration.maxAttempts();
+  }
+
+  Duration deadline() {
+    return configuration.retryDeadline();
+  }
+
+  /** The upper bound of the wait before retry number {@code retry} (1 for the first retry). */
+  Duration maxDelayBefore(int retry) {
+    long base = configuration.baseDelay().toNanos();
+    long cap = configuration.maxDelay().toNanos();
+    int shift = Math.min(retry - 1, 62);
+    long exponential = base > (cap >> shift) ? cap : base << shift;
+    return Duration.ofNanos(Math.min(cap, exponential));
+  }
+
+  /** A random wait before retry number {@code retry}, in [0, {@link #maxDelayBefore}). */
+  Duration delayBefore(int retry) {
+    return Duration.ofNanos((long) (random.getAsDouble() * maxDelayBefore(retry).toNanos()));
+  }
+
+  /**
+   * Whether the failure may pass on a new attempt: throttling, server errors, network errors and
+   * timeouts. Missing objects, refused access, changed objects and ranges past the end never do.
+   */
+  static boolean isRetryable(Throwable failure) {
+    if (failure instanceof ObjectStoreException storeError) {
+      return storeError.isRetryable();
+    }
+    if (failure instanceof EOFException
+        || failure instanceof FileNotFoundException
+        || failure instanceof AccessDeniedException
+        || failure instanceof io.seekwell.common.object.ObjectChangedException) {
+      return false;
+    }
+    return failure instanceof IOException;
+  }
+
+  /** The error to report once no attempt is left: the last one, saying how many were made. */
+  static IOException exhausted(IOException last, int attempts) {
+    String message =
+        last.getMessage()
+            + " (gave up after "
+            + attempts
+            + (attempts == 1 ? " attempt)" : " attempts)");
+    if (last instanceof ObjectStoreException storeError) {
+      return new ObjectStoreException(
+          message,
+          storeError.statusCode(),
+          storeError.errorCode().orElse(null),
+          storeError.requestId().orElse(null),
+          false,
+          last);
+    }
+    return new IOException(message, last);
+  }
+}

@@ -1,0 +1,126 @@
+package io.seekwell.client;
+
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.Metrics;
+import io.seekwell.common.object.GetRequest;
+import io.seekwell.common.object.HeadRequest;
+import io.seekwell.common.object.ObjectClient;
+import io.seekwell.common.object.ObjectContent;
+import io.seekwell.common.object.ObjectMetadata;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * An {@link ObjectClient} over a blocking {@link S3Client}. Thread-safe. Each call runs on a thread
+ * of this client's own pool (at most {@link ObjectClientConfiguration#maxConnections()} threads,
+ * which end when idle), so callers get the same asynchronous contract as from {@link
+ * S3SdkObjectClient}; a response arriving after its first-byte timeout is aborted, not leaked.
+ *
+ * <p>The SDK client stays the caller's; {@link #close()} stops this client's threads only.
+ */
+public final class S3SyncSdkObjectClient implements ObjectClient {
+
+  private static final AtomicInteger CLIENT_IDS = new AtomicInteger();
+
+  private final S3Client s3;
+  private final ObjectClientConfiguration configuration;
+  private final Metrics metrics;
+  private final S3Errors errors;
+  private final ThreadPoolExecutor executor;
+
+  /** A client over {@code s3} that counts its requests in {@code metrics}. */
+  public S3SyncSdkObjectClient(
+      S3Client s3, ObjectClientConfiguration configuration, Metrics metrics) {
+    this.s3 = Objects.requireNonNull(s3, "s3");
+    this.configuration = Objects.requireNonNull(configuration, "configuration");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.errors = new S3Errors(metrics);
+    int threads = configuration.maxConnections();
+    this.executor =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            daemonThreads("seekwell-sync-client-" + CLIENT_IDS.incrementAndGet() + "-"));
+    this.executor.allowCoreThreadTimeOut(true);
+  }
+
+  @Override
+  public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
+    metrics.increment(Metric.HEAD_REQUESTS);
+    return SdkCalls.complete(
+        onPool(() -> s3.headObject(SdkRequests.head(request)), response -> {}),
+        configuration.firstByteTimeout(),
+        errors,
+        "HEAD " + request.location(),
+        SdkRequests::metadata);
+  }
+
+  @Override
+  public CompletableFuture<ObjectContent> getObject(GetRequest request) {
+    String what = "GET " + request.describe();
+    metrics.increment(Metric.GET_REQUESTS);
+    return SdkCalls.complete(
+        onPool(() -> s3.getObject(SdkRequests.get(request)), ResponseInputStream::abort),
+        configuration.firstByteTimeout(),
+        errors,
+        what,
+        stream -> SdkCalls.content(request, stream, what, errors, metrics));
+  }
+
+  /**
+   * Runs {@code call} on the pool. If the returned future was completed first (timed out or
+   * cancelled), the late result is handed to {@code discard} so that no connection is leaked.
+   */
+  private <T> CompletableFuture<T> onPool(Supplier<T> call, Discarder<T> discard) {
+    CompletableFuture<T> future = new CompletableFuture<>();
+    try {
+      executor.execute(
+          () -> {
+            if (future.isDone()) {
+              return;
+            }
+            try {
+              T result = call.get();
+              if (!future.complete(result)) {
+                discard.discard(result);
+              }
+            } catch (RuntimeException e) {
+              future.completeExceptionally(e);
+            }
+          });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      future.completeExceptionally(new IllegalStateException("The object client is closed", e));
+    }
+    return future;
+  }
+
+  /** Releases a result that nobody will read. */
+  private interface Discarder<T> {
+    void discard(T result);
+  }
+
+  private static ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger count = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  @Override
+  public void close() {
+    executor.shutdownNow();
+  }
+}

@@ -1,0 +1,91 @@
+package io.seekwell.client;
+
+import io.seekwell.common.object.CustomerKey;
+import io.seekwell.common.object.GetRequest;
+import io.seekwell.common.object.HeadRequest;
+import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.common.object.RequestOptions;
+import java.util.Optional;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.core.ApiName;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+
+/** Builds SDK requests from Seekwell's and reads SDK responses back. Stateless. */
+final class SdkRequests {
+
+  private static final String AUDIT_HEADER = "Referer";
+  private static final ApiName SEEKWELL = ApiName.builder().name("seekwell").version("0.1").build();
+
+  private SdkRequests() {}
+
+  static HeadObjectRequest head(HeadRequest request) {
+    HeadObjectRequest.Builder builder =
+        HeadObjectRequest.builder()
+            .bucket(request.location().bucket())
+            .key(request.location().key())
+            .overrideConfiguration(overrides(request.options()));
+    request
+        .options()
+        .customerKey()
+        .ifPresent(
+            key ->
+                builder
+                    .sseCustomerAlgorithm(CustomerKey.ALGORITHM)
+                    .sseCustomerKey(key.base64Key())
+                    .sseCustomerKeyMD5(key.base64KeyMd5()));
+    return builder.build();
+  }
+
+  static GetObjectRequest get(GetRequest request) {
+    GetObjectRequest.Builder builder =
+        GetObjectRequest.builder()
+            .bucket(request.location().bucket())
+            .key(request.location().key())
+            .range(request.range().toHttpRange())
+            .overrideConfiguration(overrides(request.options()));
+    request.etag().ifPresent(builder::ifMatch);
+    request
+        .options()
+        .customerKey()
+        .ifPresent(
+            key ->
+                builder
+                    .sseCustomerAlgorithm(CustomerKey.ALGORITHM)
+                    .sseCustomerKey(key.base64Key())
+                    .sseCustomerKeyMD5(key.base64KeyMd5()));
+    return builder.build();
+  }
+
+  static ObjectMetadata metadata(HeadObjectResponse response) {
+    return new ObjectMetadata(
+        response.contentLength(),
+        response.eTag(),
+        Optional.ofNullable(response.lastModified()),
+        Optional.ofNullable(response.versionId()));
+  }
+
+  private static AwsRequestOverrideConfiguration overrides(RequestOptions options) {
+    AwsRequestOverrideConfiguration.Builder builder =
+        AwsRequestOverrideConfiguration.builder().addApiName(SEEKWELL);
+    options.userAgentSuffix().ifPresent(suffix -> builder.addApiName(userAgentPart(suffix)));
+    options.auditInfo().ifPresent(audit -> builder.putHeader(AUDIT_HEADER, audit));
+    return builder.build();
+  }
+
+  /**
+   * A user-agent part {@code name/version} from a suffix such as {@code trino/470} or {@code x}.
+   */
+  private static ApiName userAgentPart(String suffix) {
+    String cleaned = suffix.trim().replaceAll("[^A-Za-z0-9._/-]", "_");
+    int slash = cleaned.indexOf('/');
+    if (slash > 0 && slash < cleaned.length() - 1) {
+      return ApiName.builder()
+          .name(cleaned.substring(0, slash))
+          .version(cleaned.substring(slash + 1).replace('/', '_'))
+          .build();
+    }
+    return ApiName.builder().name(cleaned.isEmpty() ? "app" : cleaned).version("unknown").build();
+  }
+}
