@@ -1,0 +1,241 @@
+package io.seekwell.testing;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A TCP proxy on 127.0.0.1 in front of a plain-HTTP S3 endpoint that records request heads and
+ * injects faults on demand: answer the next requests with HTTP 503 SlowDown, cut the next response
+ * after some bytes (a connection reset), or stall it (no more bytes until the client gives up).
+ * Handles requests without bodies only (HEAD, GET), which is what readers send. Thread-safe.
+ */
+public final class FaultProxy implements AutoCloseable {
+
+  private static final byte[] HEAD_END = "\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+  private final ServerSocket server;
+  private final InetSocketAddress target;
+  private final List<String> requestHeads = new CopyOnWriteArrayList<>();
+  private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger slowDownsLeft = new AtomicInteger();
+  private final Fault cutFault = new Fault();
+  private final Fault stallFault = new Fault();
+  private final AtomicLong bytesToClients = new AtomicLong();
+  private volatile boolean closed;
+
+  private FaultProxy(ServerSocket server, InetSocketAddress target) {
+    this.server = server;
+    this.target = target;
+  }
+
+  /** Starts a proxy in front of {@code endpoint} (an {@code http://host:port} URI). */
+  public static FaultProxy start(URI endpoint) throws IOException {
+    if (!"http".equals(endpoint.getScheme())) {
+      throw new IllegalArgumentException("FaultProxy handles plain HTTP only: " + endpoint);
+    }
+    ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    FaultProxy proxy =
+        new FaultProxy(server, new InetSocketAddress(endpoint.getHost(), endpoint.getPort()));
+    Thread acceptor = new Thread(proxy::acceptLoop, "fault-proxy-accept");
+    acceptor.setDaemon(true);
+    acceptor.start();
+    return proxy;
+  }
+
+  /** The proxy's own endpoint, to give to the client under test. */
+  public URI uri() {
+    return URI.create("http://127.0.0.1:" + server.getLocalPort());
+  }
+
+  /** Answers the next {@code count} requests with HTTP 503 SlowDown. */
+  public void failNextRequests(int count) {
+    slowDownsLeft.set(count);
+  }
+
+  /** Resets the connection once {@code bytes} more response bytes have reached the client. */
+  public void cutNextResponseAfter(long bytes) {
+    cutFault.arm(bytes);
+  }
+
+  /** Stops forwarding response bytes once {@code bytes} more have reached the client. */
+  public void stallNextResponseAfter(long bytes) {
+    stallFault.arm(bytes);
+  }
+
+  /** The head (request line and headers) of every request received, in order. */
+  public List<String> requestHeads() {
+    return List.copyOf(requestHeads);
+  }
+
+  /** Response bytes forwarded to clients so far, headers included. */
+  public long bytesToClients() {
+    return bytesToClients.get();
+  }
+
+  private void acceptLoop() {
+    while (!closed) {
+      try {
+        Socket client = server.accept();
+        Socket upstream = new Socket();
+        upstream.connect(target, 5_000);
+        sockets.add(client);
+        sockets.add(upstream);
+        daemon(() -> pumpRequests(client, upstream), "fault-proxy-requests");
+        daemon(() -> pumpResponses(upstream, client), "fault-proxy-responses");
+      } catch (IOException e) {
+        if (!closed) {
+          continue;
+        }
+        return;
+      }
+    }
+  }
+
+  private void pumpRequests(Socket client, Socket upstream) {
+    try (client;
+        upstream) {
+      InputStream in = client.getInputStream();
+      OutputStream out = upstream.getOutputStream();
+      while (true) {
+        byte[] head = readHead(in);
+        if (head == null) {
+          return;
+        }
+        String text = new String(head, StandardCharsets.ISO_8859_1);
+        requestHeads.add(text);
+        if (slowDownsLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+          answerSlowDown(client, text.startsWith("HEAD "));
+          return;
+        }
+        out.write(head);
+        out.flush();
+      }
+    } catch (IOException e) {
+      // One side closed; the try block closes the other.
+    }
+  }
+
+  private void pumpResponses(Socket upstream, Socket client) {
+    try (client;
+        upstream) {
+      InputStream in = upstream.getInputStream();
+      OutputStream out = client.getOutputStream();
+      byte[] buffer = new byte[8192];
+      int n;
+      while ((n = in.read(buffer)) >= 0) {
+        Passage cut = cutFault.pass(n);
+        Passage stall = stallFault.pass(cut.allowed());
+        out.write(buffer, 0, stall.allowed());
+        out.flush();
+        bytesToClients.addAndGet(stall.allowed());
+        if (stall.fire()) {
+          stallUntilClosed(client);
+          return;
+        }
+        if (cut.fire()) {
+          client.setSoLinger(true, 0);
+          return;
+        }
+      }
+    } catch (IOException e) {
+      // One side closed; the try block closes the other.
+    }
+  }
+
+  private void stallUntilClosed(Socket client) {
+    while (!closed && !client.isClosed()) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  /** How many bytes of a chunk may pass, and whether the fault fires after them. */
+  private record Passage(int allowed, boolean fire) {}
+
+  /** A fault armed to fire once a number of response bytes have passed. */
+  private static final class Fault {
+    private long remaining = -1;
+
+    synchronized void arm(long bytes) {
+      remaining = bytes;
+    }
+
+    synchronized Passage pass(int n) {
+      if (remaining < 0) {
+        return new Passage(n, false);
+      }
+      int allowed = (int) Math.min(remaining, n);
+      remaining -= allowed;
+      if (remaining == 0) {
+        remaining = -1;
+        return new Passage(allowed, true);
+      }
+      return new Passage(allowed, false);
+    }
+  }
+
+  private static void answerSlowDown(Socket client, boolean head) throws IOException {
+    String body =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>SlowDown</Code>"
+            + "<Message>Please reduce your request rate.</Message>"
+            + "<RequestId>fault-proxy</RequestId></Error>";
+    String response =
+        "HTTP/1.1 503 Slow Down\r\n"
+            + "Content-Type: application/xml\r\n"
+            + "x-amz-request-id: fault-proxy\r\n"
+            + "Content-Length: "
+            + (head ? 0 : body.length())
+            + "\r\nConnection: close\r\n\r\n"
+            + (head ? "" : body);
+    OutputStream out = client.getOutputStream();
+    out.write(response.getBytes(StandardCharsets.US_ASCII));
+    out.flush();
+  }
+
+  private static byte[] readHead(InputStream in) throws IOException {
+    ByteArrayOutputStream head = new ByteArrayOutputStream();
+    int matched = 0;
+    int b;
+    while ((b = in.read()) >= 0) {
+      head.write(b);
+      matched = b == HEAD_END[matched] ? matched + 1 : (b == HEAD_END[0] ? 1 : 0);
+      if (matched == HEAD_END.length) {
+        return head.toByteArray();
+      }
+    }
+    return null;
+  }
+
+  private static void daemon(Runnable task, String name) {
+    Thread thread = new Thread(task, name);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  @Override
+  public void close() throws IOException {
+    closed = true;
+    server.close();
+    for (Socket socket : sockets) {
+      socket.close();
+    }
+  }
+}
