@@ -126,6 +126,19 @@ public record ObjectClientConfiguration(
         maxConnections);
   }
 
+  /** These settings with another backoff base and cap. */
+  public ObjectClientConfiguration withRetryDelays(Duration base, Duration cap) {
+    return new ObjectClientConfiguration(
+        maxAttempts,
+        base,
+        cap,
+        retryDeadline,
+        connectTimeout,
+        firstByteTimeout,
+        readIdleTimeout,
+        maxConnections);
+  }
+
   private static void requirePositive(String name, Duration value) {
     if (value == null || value.isZero() || value.isNegative()) {
       throw new IllegalArgumentException(name + " must be a positive duration, was " + value);

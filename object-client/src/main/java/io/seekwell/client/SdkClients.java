@@ -64,9 +64,19 @@ public final class SdkClients {
         .build();
   }
 
-  /** CRT retry settings with the CRT's own retries off. */
-  public static S3CrtRetryConfiguration crtWithoutRetries() {
-    return S3CrtRetryConfiguration.builder().numRetries(0).build();
+  /**
+   * CRT retry settings: the CRT retries inside itself (with exponential backoff and full jitter)
+   * and resumes failed bodies itself, and this cannot be turned off (0 retries means its default of
+   * 10). So over the CRT client the retries happen in the CRT, {@code maxAttempts - 1} of them, and
+   * the object client should not be wrapped in a {@link RetryingObjectClient}; the backoff base,
+   * cap and deadline settings do not apply, and Seekwell's metrics count one GET per request it
+   * made, not per CRT retry.
+   */
+  public static S3CrtRetryConfiguration crtRetryConfiguration(
+      ObjectClientConfiguration configuration) {
+    return S3CrtRetryConfiguration.builder()
+        .numRetries(Math.max(1, configuration.maxAttempts() - 1))
+        .build();
   }
 
   /** Client settings with the SDK's own retries off. */

@@ -43,7 +43,7 @@ enum SdkClientKind {
               .credentialsProvider(endpoint.credentials())
               .forcePathStyle(true)
               .httpConfiguration(http)
-              .retryConfiguration(SdkClients.crtWithoutRetries())
+              .retryConfiguration(SdkClients.crtRetryConfiguration(config))
               .build();
       return new Clients(new S3SdkObjectClient(s3, config, metrics), s3);
     }
