@@ -5,6 +5,8 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3CrtAsyncClientBuilder;
 import software.amazon.awssdk.services.s3.crt.S3CrtHttpConfiguration;
 import software.amazon.awssdk.services.s3.crt.S3CrtRetryConfiguration;
 
@@ -26,6 +28,9 @@ public final class SdkClients {
   /** The slowest body transfer, in bytes per second, the CRT client tolerates before aborting. */
   private static final long CRT_MINIMUM_THROUGHPUT = 1;
 
+  /** The CRT part size: larger than any GET Seekwell makes. */
+  public static final long CRT_PART_SIZE = 64L * 1024 * 1024;
+
   private SdkClients() {}
 
   /** A Netty HTTP client builder for {@code S3AsyncClient.builder()}. */
@@ -46,6 +51,22 @@ public final class SdkClients {
         .socketTimeout(configuration.readIdleTimeout())
         .maxConnections(configuration.maxConnections())
         .connectionAcquisitionTimeout(acquisitionTimeout(configuration));
+  }
+
+  /**
+   * A CRT client builder set up for Seekwell: the HTTP settings of {@link #crtHttpConfiguration},
+   * the retries of {@link #crtRetryConfiguration}, and a part size of {@value #CRT_PART_SIZE} bytes
+   * so that the CRT never splits one of Seekwell's GETs (at most a few MiB) into several requests.
+   *
+   * <p>Over the CRT client, closing a body before its end stops delivery but not the transfer of
+   * the part in flight: the CRT reads it to the end. Seekwell's GETs are small enough that this
+   * costs at most one request's bytes.
+   */
+  public static S3CrtAsyncClientBuilder crtBuilder(ObjectClientConfiguration configuration) {
+    return S3AsyncClient.crtBuilder()
+        .httpConfiguration(crtHttpConfiguration(configuration))
+        .retryConfiguration(crtRetryConfiguration(configuration))
+        .minimumPartSizeInBytes(CRT_PART_SIZE);
   }
 
   /**

@@ -37,13 +37,12 @@ enum SdkClientKind {
         http = http.toBuilder().trustAllCertificatesEnabled(true).build();
       }
       S3AsyncClient s3 =
-          S3AsyncClient.crtBuilder()
+          SdkClients.crtBuilder(config)
               .endpointOverride(endpoint.uri())
               .region(S3Endpoint.REGION)
               .credentialsProvider(endpoint.credentials())
               .forcePathStyle(true)
               .httpConfiguration(http)
-              .retryConfiguration(SdkClients.crtRetryConfiguration(config))
               .build();
       return new Clients(new S3SdkObjectClient(s3, config, metrics), s3);
     }
