@@ -47,13 +47,13 @@ public final class S3SdkObjectClient implements ObjectClient {
         s3.headObject(SdkRequests.head(request)),
         configuration.firstByteTimeout(),
         errors,
-        "HEAD " + request.location(),
+        SdkRequests.describe(request),
         SdkRequests::metadata);
   }
 
   @Override
   public CompletableFuture<ObjectContent> getObject(GetRequest request) {
-    String what = "GET " + request.describe();
+    String what = SdkRequests.describe(request);
     metrics.increment(Metric.GET_REQUESTS);
     return SdkCalls.complete(
         s3.getObject(SdkRequests.get(request), AsyncResponseTransformer.toBlockingInputStream()),

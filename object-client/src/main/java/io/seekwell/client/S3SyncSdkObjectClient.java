@@ -62,13 +62,13 @@ public final class S3SyncSdkObjectClient implements ObjectClient {
         onPool(() -> s3.headObject(SdkRequests.head(request)), response -> {}),
         configuration.firstByteTimeout(),
         errors,
-        "HEAD " + request.location(),
+        SdkRequests.describe(request),
         SdkRequests::metadata);
   }
 
   @Override
   public CompletableFuture<ObjectContent> getObject(GetRequest request) {
-    String what = "GET " + request.describe();
+    String what = SdkRequests.describe(request);
     metrics.increment(Metric.GET_REQUESTS);
     return SdkCalls.complete(
         onPool(() -> s3.getObject(SdkRequests.get(request)), ResponseInputStream::abort),

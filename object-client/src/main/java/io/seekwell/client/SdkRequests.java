@@ -58,6 +58,23 @@ final class SdkRequests {
     return builder.build();
   }
 
+  /** Names a HEAD in messages: {@code HEAD s3://bucket/key}, plus the SSE-C key's MD5 if any. */
+  static String describe(HeadRequest request) {
+    return "HEAD " + request.location() + keyNote(request.options());
+  }
+
+  /** Names a GET in messages: {@code GET s3://bucket/key [0-99]}, plus the SSE-C key's MD5. */
+  static String describe(GetRequest request) {
+    return "GET " + request.describe() + keyNote(request.options());
+  }
+
+  private static String keyNote(RequestOptions options) {
+    return options
+        .customerKey()
+        .map(key -> " with SSE-C key (MD5 " + key.base64KeyMd5() + ")")
+        .orElse("");
+  }
+
   static ObjectMetadata metadata(HeadObjectResponse response) {
     return new ObjectMetadata(
         response.contentLength(),
