@@ -1,0 +1,88 @@
+package io.seekwell.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.common.object.ObjectChangedException;
+import io.seekwell.common.object.ObjectStoreException;
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.SocketException;
+import java.nio.file.AccessDeniedException;
+import java.time.Duration;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.DoubleRange;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+class RetryPolicyTest {
+
+  private static final ObjectClientConfiguration CONFIG =
+      ObjectClientConfiguration.defaults()
+          .withRetryDelays(Duration.ofMillis(100), Duration.ofSeconds(5));
+
+  @Test
+  void upperBoundDoublesUpToTheCap() {
+    RetryPolicy policy = new RetryPolicy(CONFIG, () -> 0.5);
+    assertEquals(Duration.ofMillis(100), policy.maxDelayBefore(1));
+    assertEquals(Duration.ofMillis(200), policy.maxDelayBefore(2));
+    assertEquals(Duration.ofMillis(400), policy.maxDelayBefore(3));
+    assertEquals(Duration.ofMillis(3200), policy.maxDelayBefore(6));
+    assertEquals(Duration.ofSeconds(5), policy.maxDelayBefore(7));
+    assertEquals(Duration.ofSeconds(5), policy.maxDelayBefore(1000));
+  }
+
+  @Test
+  void delayIsTheRandomFractionOfTheBound() {
+    assertEquals(Duration.ofMillis(50), new RetryPolicy(CONFIG, () -> 0.5).delayBefore(1));
+    assertEquals(Duration.ZERO, new RetryPolicy(CONFIG, () -> 0.0).delayBefore(4));
+    assertEquals(Duration.ofMillis(200), new RetryPolicy(CONFIG, () -> 0.25).delayBefore(4));
+  }
+
+  @Property
+  void fullJitterStaysWithinZeroAndTheCappedExponential(
+      @ForAll @IntRange(min = 1, max = 80) int retry,
+      @ForAll @DoubleRange(min = 0, max = 1, maxIncluded = false) double random) {
+    Duration delay = new RetryPolicy(CONFIG, () -> random).delayBefore(retry);
+    double bound = Math.min(5000.0, 100.0 * Math.pow(2, retry - 1));
+    assertTrue(!delay.isNegative(), delay::toString);
+    assertTrue(delay.toNanos() < bound * 1_000_000, () -> delay + " >= " + bound + " ms");
+  }
+
+  @Test
+  void retryableFailures() {
+    assertTrue(RetryPolicy.isRetryable(storeError(503, true)));
+    assertTrue(RetryPolicy.isRetryable(new SocketException("Connection reset")));
+    assertFalse(RetryPolicy.isRetryable(storeError(400, false)));
+    assertFalse(RetryPolicy.isRetryable(new FileNotFoundException("x")));
+    assertFalse(RetryPolicy.isRetryable(new AccessDeniedException("x")));
+    assertFalse(RetryPolicy.isRetryable(new EOFException("x")));
+    assertFalse(RetryPolicy.isRetryable(new ObjectChangedException("x", null)));
+    assertFalse(RetryPolicy.isRetryable(new IllegalStateException("x")));
+  }
+
+  @Test
+  void exhaustedKeepsTheLastErrorsKindAndCountsAttempts() {
+    ObjectStoreException last = storeError(503, true);
+    IOException reported = RetryPolicy.exhausted(last, 5);
+    ObjectStoreException store = assertInstanceOf(ObjectStoreException.class, reported);
+    assertEquals(503, store.statusCode());
+    assertEquals("SlowDown", store.errorCode().orElseThrow());
+    assertEquals("GET s3://b/k [0-9]: slow down (gave up after 5 attempts)", store.getMessage());
+    assertFalse(store.isRetryable());
+    assertSame(last, store.getCause());
+
+    IOException reset = RetryPolicy.exhausted(new SocketException("reset"), 1);
+    assertEquals("reset (gave up after 1 attempt)", reset.getMessage());
+  }
+
+  private static ObjectStoreException storeError(int status, boolean retryable) {
+    return new ObjectStoreException(
+        "GET s3://b/k [0-9]: slow down", status, "SlowDown", "req-1", retryable, null);
+  }
+}
