@@ -1,5 +1,6 @@
 package io.seekwell.client;
 
+import io.seekwell.common.io.BulkReadInputStream;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import java.io.EOFException;
@@ -11,7 +12,7 @@ import java.io.InputStream;
  * arrive, turns the SDK's unchecked errors into {@link IOException}s, and aborts the connection
  * when closed before the end. Not thread-safe.
  */
-final class ResponseBodyStream extends InputStream {
+final class ResponseBodyStream extends BulkReadInputStream {
 
   /** Aborts the HTTP exchange so that closing does not drain the rest of the body. */
   interface Abortable {
@@ -43,20 +44,9 @@ final class ResponseBodyStream extends InputStream {
   }
 
   @Override
-  public int read() throws IOException {
-    byte[] one = new byte[1];
-    int n = read(one, 0, 1);
-    return n < 0 ? -1 : one[0] & 0xFF;
-  }
-
-  @Override
-  public int read(byte[] buffer, int offset, int length) throws IOException {
-    java.util.Objects.checkFromIndexSize(offset, length, buffer.length);
+  protected int readBytes(byte[] buffer, int offset, int length) throws IOException {
     if (closed) {
       throw new IOException(what + ": response body is closed");
-    }
-    if (length == 0) {
-      return 0;
     }
     long remaining = expectedLength - received;
     if (remaining == 0) {

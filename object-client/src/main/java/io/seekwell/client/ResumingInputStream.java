@@ -1,14 +1,13 @@
 package io.seekwell.client;
 
+import io.seekwell.common.io.BulkReadInputStream;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InterruptedIOException;
-import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -18,7 +17,7 @@ import java.util.concurrent.TimeoutException;
  * waits a backoff delay and continues with a new GET of the bytes not yet delivered, pinned to the
  * first response's ETag. Not thread-safe; one reader owns it.
  */
-final class ResumingInputStream extends InputStream {
+final class ResumingInputStream extends BulkReadInputStream {
 
   private final GetRequest request;
   private final String etag;
@@ -47,20 +46,9 @@ final class ResumingInputStream extends InputStream {
   }
 
   @Override
-  public int read() throws IOException {
-    byte[] one = new byte[1];
-    int n = read(one, 0, 1);
-    return n < 0 ? -1 : one[0] & 0xFF;
-  }
-
-  @Override
-  public int read(byte[] buffer, int offset, int length) throws IOException {
-    Objects.checkFromIndexSize(offset, length, buffer.length);
+  protected int readBytes(byte[] buffer, int offset, int length) throws IOException {
     if (closed) {
       throw new IOException("GET " + request.describe() + ": body is closed");
-    }
-    if (length == 0) {
-      return 0;
     }
     while (true) {
       if (position > request.range().end()) {

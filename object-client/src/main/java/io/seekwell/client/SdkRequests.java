@@ -12,30 +12,29 @@ import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
-/** Builds SDK requests from Seekwell's and reads SDK responses back. Stateless. */
+/**
+ * Builds SDK requests from Seekwell's and reads SDK responses back. Stateless. Everything the
+ * options add (user agent, audit string, SSE-C key) travels as request overrides, so HEAD and GET
+ * share one code path for it.
+ */
 final class SdkRequests {
 
   private static final String AUDIT_HEADER = "Referer";
+  private static final String SSE_C_ALGORITHM_HEADER =
+      "x-amz-server-side-encryption-customer-algorithm";
+  private static final String SSE_C_KEY_HEADER = "x-amz-server-side-encryption-customer-key";
+  private static final String SSE_C_KEY_MD5_HEADER =
+      "x-amz-server-side-encryption-customer-key-MD5";
   private static final ApiName SEEKWELL = ApiName.builder().name("seekwell").version("0.1").build();
 
   private SdkRequests() {}
 
   static HeadObjectRequest head(HeadRequest request) {
-    HeadObjectRequest.Builder builder =
-        HeadObjectRequest.builder()
-            .bucket(request.location().bucket())
-            .key(request.location().key())
-            .overrideConfiguration(overrides(request.options()));
-    request
-        .options()
-        .customerKey()
-        .ifPresent(
-            key ->
-                builder
-                    .sseCustomerAlgorithm(CustomerKey.ALGORITHM)
-                    .sseCustomerKey(key.base64Key())
-                    .sseCustomerKeyMD5(key.base64KeyMd5()));
-    return builder.build();
+    return HeadObjectRequest.builder()
+        .bucket(request.location().bucket())
+        .key(request.location().key())
+        .overrideConfiguration(overrides(request.options()))
+        .build();
   }
 
   static GetObjectRequest get(GetRequest request) {
@@ -46,15 +45,6 @@ final class SdkRequests {
             .range(request.range().toHttpRange())
             .overrideConfiguration(overrides(request.options()));
     request.etag().ifPresent(builder::ifMatch);
-    request
-        .options()
-        .customerKey()
-        .ifPresent(
-            key ->
-                builder
-                    .sseCustomerAlgorithm(CustomerKey.ALGORITHM)
-                    .sseCustomerKey(key.base64Key())
-                    .sseCustomerKeyMD5(key.base64KeyMd5()));
     return builder.build();
   }
 
@@ -88,6 +78,14 @@ final class SdkRequests {
         AwsRequestOverrideConfiguration.builder().addApiName(SEEKWELL);
     options.userAgentSuffix().ifPresent(suffix -> builder.addApiName(userAgentPart(suffix)));
     options.auditInfo().ifPresent(audit -> builder.putHeader(AUDIT_HEADER, audit));
+    options
+        .customerKey()
+        .ifPresent(
+            key ->
+                builder
+                    .putHeader(SSE_C_ALGORITHM_HEADER, CustomerKey.ALGORITHM)
+                    .putHeader(SSE_C_KEY_HEADER, key.base64Key())
+                    .putHeader(SSE_C_KEY_MD5_HEADER, key.base64KeyMd5()));
     return builder.build();
   }
 

@@ -1,11 +1,11 @@
 package io.seekwell.client;
 
+import io.seekwell.common.io.BulkReadInputStream;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectMetadata;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketException;
@@ -70,30 +70,30 @@ final class ScriptedFaultsObjectClient implements ObjectClient {
   }
 
   /** Delivers {@code limit} bytes, then fails as a reset connection would. */
-  private static final class CutStream extends FilterInputStream {
+  private static final class CutStream extends BulkReadInputStream {
+    private final InputStream in;
     private long left;
 
     CutStream(InputStream in, long limit) {
-      super(in);
+      this.in = in;
       this.left = limit;
     }
 
     @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-    }
-
-    @Override
-    public int read(byte[] buffer, int offset, int length) throws IOException {
+    protected int readBytes(byte[] buffer, int offset, int length) throws IOException {
       if (left == 0) {
         throw new SocketException("Connection reset");
       }
-      int n = super.read(buffer, offset, (int) Math.min(length, left));
+      int n = in.read(buffer, offset, (int) Math.min(length, left));
       if (n > 0) {
         left -= n;
       }
       return n;
+    }
+
+    @Override
+    public void close() throws IOException {
+      in.close();
     }
   }
 }

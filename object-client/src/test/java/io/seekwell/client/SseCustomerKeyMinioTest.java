@@ -5,6 +5,7 @@ import static io.seekwell.client.S3ObjectClientMinioTest.read;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.common.ByteRange;
@@ -21,6 +22,7 @@ import io.seekwell.testing.TestData;
 import io.seekwell.testing.WithS3Server;
 import java.nio.file.AccessDeniedException;
 import java.util.Arrays;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -97,6 +99,16 @@ class SseCustomerKeyMinioTest {
       assertEquals(400, noKey.statusCode());
       assertTrue(noKey.getMessage().contains("Server Side Encryption"), noKey.getMessage());
       assertFalse(noKey.isRetryable());
+
+      // A HEAD needs the key too: without it the store refuses, so the key must have been sent
+      // when the HEAD above succeeded.
+      ExecutionException headWithoutKey =
+          assertThrows(
+              ExecutionException.class,
+              () -> clients.client().headObject(HeadRequest.of(object)).get(30, TimeUnit.SECONDS));
+      assertTrue(
+          headWithoutKey.getCause().getMessage().startsWith("HEAD " + object),
+          headWithoutKey.getCause()::toString);
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.seekwell.testing;
 
 import io.seekwell.common.ByteRange;
+import io.seekwell.common.io.BulkReadInputStream;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
@@ -123,30 +124,25 @@ public final class InMemoryObjectClient implements ObjectClient {
   }
 
   /** A body that reports a short read as EOFException and unregisters itself on close. */
-  private static final class TrackedStream extends java.io.FilterInputStream {
+  private static final class TrackedStream extends BulkReadInputStream {
+    private final InputStream body;
     private final long expected;
     private final Set<InputStream> open;
     private long delivered;
 
     TrackedStream(ByteArrayInputStream body, ByteRange range, Set<InputStream> open) {
-      super(body);
+      this.body = body;
       this.expected = range.length();
       this.open = open;
       open.add(this);
     }
 
     @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-    }
-
-    @Override
-    public int read(byte[] buffer, int offset, int length) throws IOException {
+    protected int readBytes(byte[] buffer, int offset, int length) throws IOException {
       if (delivered == expected) {
         return -1;
       }
-      int n = super.read(buffer, offset, length);
+      int n = body.read(buffer, offset, length);
       if (n < 0) {
         throw new EOFException("Body ended after " + delivered + " of " + expected + " bytes");
       }
@@ -157,7 +153,7 @@ public final class InMemoryObjectClient implements ObjectClient {
     @Override
     public void close() throws IOException {
       open.remove(this);
-      super.close();
+      body.close();
     }
   }
 }
