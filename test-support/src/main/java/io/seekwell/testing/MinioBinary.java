@@ -3,6 +3,7 @@ package io.seekwell.testing;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 
 /** Finds a MinIO binary: {@code MINIO_BIN}, the project's tool cache, then {@code PATH}. */
@@ -12,8 +13,8 @@ final class MinioBinary {
 
   private MinioBinary() {}
 
-  static Optional<Path> locate() {
-    String explicit = System.getenv("MINIO_BIN");
+  static Optional<Path> locate(Map<String, String> env) {
+    String explicit = env.get("MINIO_BIN");
     if (explicit != null && !explicit.isBlank()) {
       Path path = Path.of(explicit);
       if (!Files.isExecutable(path)) {
@@ -21,7 +22,7 @@ final class MinioBinary {
       }
       return Optional.of(path);
     }
-    return fromToolCache().or(MinioBinary::fromPath);
+    return fromToolCache().or(() -> fromPath(env.get("PATH")));
   }
 
   private static Optional<Path> fromToolCache() {
@@ -38,8 +39,7 @@ final class MinioBinary {
     return Optional.empty();
   }
 
-  private static Optional<Path> fromPath() {
-    String path = System.getenv("PATH");
+  private static Optional<Path> fromPath(String path) {
     if (path == null) {
       return Optional.empty();
     }

@@ -2,9 +2,13 @@ package io.seekwell.testing;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -41,6 +45,12 @@ public final class S3ServerExtension
           + " MinIO with Go into .tools/bin), or set MINIO_BIN to a MinIO binary, or set"
           + " S3_ENDPOINT, S3_ACCESS_KEY and S3_SECRET_KEY to an existing store, or start a"
           + " Docker engine.";
+
+  static final String HOW_TO_INSTALL_FOR_TLS =
+      "No S3-compatible server speaking TLS for the SSE-C tests. Either run"
+          + " ./scripts/install-test-tools.sh (builds MinIO with Go into .tools/bin), or set"
+          + " MINIO_BIN to a MinIO binary, or set S3_ENDPOINT to an https endpoint with"
+          + " S3_ACCESS_KEY and S3_SECRET_KEY.";
 
   private static final String MINIO_IMAGE = "minio/minio:RELEASE.2025-09-07T16-13-09Z";
 
@@ -99,19 +109,35 @@ public final class S3ServerExtension
     ExtensionContext.Store root = context.getRoot().getStore(NAMESPACE);
     RunningServer server =
         root.getOrComputeIfAbsent(
-            tls ? "tls" : "plain", key -> startServer(tls), RunningServer.class);
+            tls ? "tls" : "plain",
+            key ->
+                startServer(
+                    tls,
+                    System.getenv(),
+                    () -> MinioBinary.locate(System.getenv()),
+                    S3ServerExtension::dockerAvailable),
+            RunningServer.class);
     return server.endpoint();
   }
 
-  private static RunningServer startServer(boolean tls) {
-    Optional<S3Endpoint> configured = configuredEndpoint();
+  /**
+   * Starts or finds the server: the store named by {@code env}, else a MinIO binary, else Docker.
+   *
+   * @throws IllegalStateException with installation instructions when there is none
+   */
+  static RunningServer startServer(
+      boolean tls,
+      Map<String, String> env,
+      Supplier<Optional<Path>> minioBinary,
+      BooleanSupplier docker) {
+    Optional<S3Endpoint> configured = configuredEndpoint(env);
     if (configured.isPresent()) {
       S3Endpoint endpoint = configured.get();
       if (!tls || endpoint.uri().getScheme().equals("https")) {
         return new RunningServer(endpoint, () -> {});
       }
     }
-    Optional<java.nio.file.Path> binary = MinioBinary.locate();
+    Optional<Path> binary = minioBinary.get();
     if (binary.isPresent()) {
       try {
         MinioServer minio = MinioServer.start(binary.get(), tls);
@@ -120,7 +146,7 @@ public final class S3ServerExtension
         throw new IllegalStateException("Could not start MinIO from " + binary.get(), e);
       }
     }
-    if (!tls && dockerAvailable()) {
+    if (!tls && docker.getAsBoolean()) {
       MinIOContainer container = new MinIOContainer(MINIO_IMAGE);
       container.start();
       S3Endpoint endpoint =
@@ -131,19 +157,16 @@ public final class S3ServerExtension
               Optional.empty());
       return new RunningServer(endpoint, container::stop);
     }
-    throw new IllegalStateException(
-        tls
-            ? HOW_TO_INSTALL.replace("or start a Docker engine", "(TLS needs a MinIO binary)")
-            : HOW_TO_INSTALL);
+    throw new IllegalStateException(tls ? HOW_TO_INSTALL_FOR_TLS : HOW_TO_INSTALL);
   }
 
-  private static Optional<S3Endpoint> configuredEndpoint() {
-    String endpoint = System.getenv("S3_ENDPOINT");
+  private static Optional<S3Endpoint> configuredEndpoint(Map<String, String> env) {
+    String endpoint = env.get("S3_ENDPOINT");
     if (endpoint == null || endpoint.isBlank()) {
       return Optional.empty();
     }
-    String accessKey = System.getenv("S3_ACCESS_KEY");
-    String secretKey = System.getenv("S3_SECRET_KEY");
+    String accessKey = env.get("S3_ACCESS_KEY");
+    String secretKey = env.get("S3_SECRET_KEY");
     if (accessKey == null || secretKey == null) {
       throw new IllegalStateException(
           "S3_ENDPOINT is set: set S3_ACCESS_KEY and S3_SECRET_KEY too");
@@ -169,7 +192,7 @@ public final class S3ServerExtension
   }
 
   /** A started server; the root store closes it when the test JVM has run every class. */
-  private record RunningServer(S3Endpoint endpoint, Runnable stopper) implements AutoCloseable {
+  record RunningServer(S3Endpoint endpoint, Runnable stopper) implements AutoCloseable {
     @Override
     public void close() {
       stopper.run();
