@@ -87,10 +87,7 @@ final class ResumingInputStream extends BulkReadInputStream {
         current = client.getObject(rest).get(remainingNanos - delayNanos, TimeUnit.NANOSECONDS);
         return;
       } catch (ExecutionException e) {
-        last =
-            e.getCause() instanceof IOException io
-                ? io
-                : new IOException(e.getCause().getMessage(), e.getCause());
+        last = RetryPolicy.asIoException(e);
       } catch (TimeoutException e) {
         throw RetryPolicy.exhausted(
             new IOException("GET " + rest.describe() + ": retry deadline passed", e), attempts);

@@ -1,11 +1,14 @@
 package io.seekwell.client;
 
+import io.seekwell.common.object.ObjectChangedException;
 import io.seekwell.common.object.ObjectStoreException;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.time.Duration;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 
@@ -61,10 +64,20 @@ final class RetryPolicy {
     if (failure instanceof EOFException
         || failure instanceof FileNotFoundException
         || failure instanceof AccessDeniedException
-        || failure instanceof io.seekwell.common.object.ObjectChangedException) {
+        || failure instanceof ObjectChangedException) {
       return false;
     }
     return failure instanceof IOException;
+  }
+
+  /** The {@link IOException} behind a failed future's {@code failure}, wrapped if it is none. */
+  static IOException asIoException(Throwable failure) {
+    Throwable cause =
+        (failure instanceof CompletionException || failure instanceof ExecutionException)
+                && failure.getCause() != null
+            ? failure.getCause()
+            : failure;
+    return cause instanceof IOException io ? io : new IOException(cause.getMessage(), cause);
   }
 
   /** The error to report once no attempt is left: the last one, saying how many were made. */

@@ -10,7 +10,6 @@ import io.seekwell.common.object.ObjectMetadata;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -90,7 +89,7 @@ public final class RetryingObjectClient implements ObjectClient {
                 result.complete(value);
                 return;
               }
-              IOException error = asIoException(failure);
+              IOException error = RetryPolicy.asIoException(failure);
               if (!RetryPolicy.isRetryable(error)) {
                 result.completeExceptionally(error);
                 return;
@@ -112,11 +111,6 @@ public final class RetryingObjectClient implements ObjectClient {
                 result.completeExceptionally(error);
               }
             });
-  }
-
-  private static IOException asIoException(Throwable failure) {
-    Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
-    return cause instanceof IOException io ? io : new IOException(cause.getMessage(), cause);
   }
 
   @Override

@@ -14,6 +14,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -82,7 +83,7 @@ public final class S3SyncSdkObjectClient implements ObjectClient {
    * Runs {@code call} on the pool. If the returned future was completed first (timed out or
    * cancelled), the late result is handed to {@code discard} so that no connection is leaked.
    */
-  private <T> CompletableFuture<T> onPool(Supplier<T> call, Discarder<T> discard) {
+  private <T> CompletableFuture<T> onPool(Supplier<T> call, Consumer<T> discard) {
     CompletableFuture<T> future = new CompletableFuture<>();
     try {
       executor.execute(
@@ -93,7 +94,7 @@ public final class S3SyncSdkObjectClient implements ObjectClient {
             try {
               T result = call.get();
               if (!future.complete(result)) {
-                discard.discard(result);
+                discard.accept(result);
               }
             } catch (RuntimeException e) {
               future.completeExceptionally(e);
@@ -103,11 +104,6 @@ public final class S3SyncSdkObjectClient implements ObjectClient {
       future.completeExceptionally(new IllegalStateException("The object client is closed", e));
     }
     return future;
-  }
-
-  /** Releases a result that nobody will read. */
-  private interface Discarder<T> {
-    void discard(T result);
   }
 
   private static ThreadFactory daemonThreads(String prefix) {
