@@ -184,6 +184,42 @@ class ProxiedMinioTest {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(SdkClientKind.class)
+  void responseThatDoesNotStartInTimeFailsRetryably(SdkClientKind kind) throws Exception {
+    Metrics metrics = new Metrics();
+    ObjectClientConfiguration quickFirstByte =
+        CONFIG.withTimeouts(Duration.ofMillis(500), Duration.ofSeconds(30));
+    try (SdkClientKind.Clients clients = open(kind, quickFirstByte, metrics)) {
+      proxy.stallNextResponseAfter(0);
+      ObjectStoreException e =
+          failure(
+              ObjectStoreException.class,
+              clients.client().getObject(GetRequest.of(object, ByteRange.of(0, 99))));
+      assertTrue(e.isRetryable(), e::toString);
+      assertEquals(0, e.statusCode());
+      assertTrue(e.getMessage().contains("no response in time"), e::toString);
+      assertEquals(1, metrics.get(Metric.ERRORS_NETWORK));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(names = {"NETTY", "SYNC"})
+  void responseThatDoesNotStartInTimeIsRetried(SdkClientKind kind) throws Exception {
+    Metrics metrics = new Metrics();
+    ObjectClientConfiguration quickFirstByte =
+        CONFIG.withTimeouts(Duration.ofMillis(500), Duration.ofSeconds(30));
+    try (SdkClientKind.Clients clients = open(kind, quickFirstByte, metrics);
+        ObjectClient retrying =
+            new RetryingObjectClient(clients.client(), quickFirstByte, metrics)) {
+      proxy.stallNextResponseAfter(0);
+      byte[] bytes = read(retrying, GetRequest.of(object, ByteRange.of(0, 99)));
+      assertArrayEquals(Arrays.copyOfRange(CONTENT, 0, 100), bytes);
+      assertEquals(2, metrics.get(Metric.GET_REQUESTS));
+      assertEquals(1, metrics.get(Metric.RETRIES));
+    }
+  }
+
   // Not for the CRT, which finishes the part in flight (see SdkClients.crtBuilder).
   @ParameterizedTest
   @EnumSource(names = {"NETTY", "SYNC"})
