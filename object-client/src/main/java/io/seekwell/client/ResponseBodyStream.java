@@ -1,16 +1,14 @@
 package io.seekwell.client;
 
 import io.seekwell.common.io.BulkReadInputStream;
-import io.seekwell.common.metrics.Metric;
-import io.seekwell.common.metrics.Metrics;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * The body of one GET response: counts the bytes received, checks that exactly the requested number
- * arrive, turns the SDK's unchecked errors into {@link IOException}s, and aborts the connection
- * when closed before the end. Not thread-safe.
+ * The body of one GET response: checks that exactly the requested number arrive, turns the SDK's
+ * unchecked errors into {@link IOException}s, and aborts the connection when closed before the end.
+ * Not thread-safe.
  */
 final class ResponseBodyStream extends BulkReadInputStream {
 
@@ -23,24 +21,14 @@ final class ResponseBodyStream extends BulkReadInputStream {
   private final Abortable abortable;
   private final long expectedLength;
   private final String what;
-  private final S3Errors errors;
-  private final Metrics metrics;
   private long received;
   private boolean closed;
 
-  ResponseBodyStream(
-      InputStream body,
-      Abortable abortable,
-      long expectedLength,
-      String what,
-      S3Errors errors,
-      Metrics metrics) {
+  ResponseBodyStream(InputStream body, Abortable abortable, long expectedLength, String what) {
     this.body = body;
     this.abortable = abortable;
     this.expectedLength = expectedLength;
     this.what = what;
-    this.errors = errors;
-    this.metrics = metrics;
   }
 
   @Override
@@ -56,10 +44,9 @@ final class ResponseBodyStream extends BulkReadInputStream {
     try {
       n = body.read(buffer, offset, (int) Math.min(length, remaining));
     } catch (IOException | RuntimeException e) {
-      throw errors.translate(e, what + " after " + received + " body bytes");
+      throw S3Errors.translate(e, what + " after " + received + " body bytes");
     }
     if (n < 0) {
-      metrics.increment(Metric.ERRORS_RANGE);
       throw new EOFException(
           what
               + ": the store sent "
@@ -69,7 +56,6 @@ final class ResponseBodyStream extends BulkReadInputStream {
               + " bytes; the range reaches past the end of the object");
     }
     received += n;
-    metrics.add(Metric.BYTES_RECEIVED, n);
     return n;
   }
 

@@ -1,7 +1,5 @@
 package io.seekwell.client;
 
-import io.seekwell.common.metrics.Metric;
-import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectChangedException;
 import io.seekwell.common.object.ObjectStoreException;
 import java.io.EOFException;
@@ -18,16 +16,10 @@ import software.amazon.awssdk.core.exception.SdkServiceException;
 
 /**
  * Turns whatever the AWS SDK throws into the typed {@link IOException}s of the {@link
- * io.seekwell.common.object.ObjectClient} contract, once, at the boundary, and counts each failure
- * by kind. Messages name the operation, the object and the range. Thread-safe.
+ * io.seekwell.common.object.ObjectClient} contract, once, at the boundary. Messages name the
+ * operation, the object and the range. Thread-safe.
  */
 final class S3Errors {
-
-  private final Metrics metrics;
-
-  S3Errors(Metrics metrics) {
-    this.metrics = metrics;
-  }
 
   /**
    * The typed exception for {@code failure}.
@@ -35,29 +27,25 @@ final class S3Errors {
    * @param failure what the SDK threw or completed a future with
    * @param what the operation and target, such as {@code GET s3://bucket/key [0-99]}
    */
-  IOException translate(Throwable failure, String what) {
+  static IOException translate(Throwable failure, String what) {
     Throwable cause = unwrap(failure);
     if (cause instanceof SdkServiceException serviceError) {
       return fromService(serviceError, what);
     }
     if (cause instanceof TimeoutException) {
-      metrics.increment(Metric.ERRORS_NETWORK);
       return new ObjectStoreException(
           what + ": no response in time (" + cause.getMessage() + ")", 0, null, null, true, cause);
     }
     if (cause instanceof SdkClientException || cause instanceof IOException) {
-      metrics.increment(Metric.ERRORS_NETWORK);
       return new ObjectStoreException(what + ": " + describe(cause), 0, null, null, true, cause);
     }
     if (cause instanceof CancellationException) {
-      metrics.increment(Metric.ERRORS_OTHER);
       return new ObjectStoreException(what + ": cancelled", 0, null, null, false, cause);
     }
-    metrics.increment(Metric.ERRORS_OTHER);
     return new ObjectStoreException(what + ": " + describe(cause), 0, null, null, false, cause);
   }
 
-  private IOException fromService(SdkServiceException error, String what) {
+  private static IOException fromService(SdkServiceException error, String what) {
     int status = error.statusCode();
     String code = errorCode(error);
     String requestId = error.requestId();
@@ -66,29 +54,20 @@ final class S3Errors {
     IOException translated;
     switch (status) {
       case 404 -> {
-        metrics.increment(Metric.ERRORS_NOT_FOUND);
         translated = new FileNotFoundException(what + ": object not found" + details);
       }
       case 403 -> {
-        metrics.increment(Metric.ERRORS_ACCESS_DENIED);
         translated = new AccessDeniedException(what, null, "access denied" + details);
       }
       case 412 -> {
-        metrics.increment(Metric.ERRORS_OBJECT_CHANGED);
         return new ObjectChangedException(
             what + ": object changed since it was opened (ETag no longer matches)" + details,
             error);
       }
       case 416 -> {
-        metrics.increment(Metric.ERRORS_RANGE);
         translated = new EOFException(what + ": range starts past the end of the object" + details);
       }
       default -> {
-        boolean throttled = status == 503 || "SlowDown".equals(code);
-        metrics.increment(
-            throttled
-                ? Metric.ERRORS_THROTTLED
-                : status >= 500 ? Metric.ERRORS_SERVER : Metric.ERRORS_OTHER);
         boolean retryable =
             status == 500
                 || status == 502

@@ -1,7 +1,5 @@
 package io.seekwell.client;
 
-import io.seekwell.common.metrics.Metric;
-import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectClient;
@@ -28,25 +26,18 @@ public final class S3SdkObjectClient implements ObjectClient {
 
   private final S3AsyncClient s3;
   private final ObjectClientConfiguration configuration;
-  private final Metrics metrics;
-  private final S3Errors errors;
 
-  /** A client over {@code s3} that counts its requests in {@code metrics}. */
-  public S3SdkObjectClient(
-      S3AsyncClient s3, ObjectClientConfiguration configuration, Metrics metrics) {
+  /** A client over {@code s3}. */
+  public S3SdkObjectClient(S3AsyncClient s3, ObjectClientConfiguration configuration) {
     this.s3 = Objects.requireNonNull(s3, "s3");
     this.configuration = Objects.requireNonNull(configuration, "configuration");
-    this.metrics = Objects.requireNonNull(metrics, "metrics");
-    this.errors = new S3Errors(metrics);
   }
 
   @Override
   public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
-    metrics.increment(Metric.HEAD_REQUESTS);
     return SdkCalls.complete(
         s3.headObject(SdkRequests.head(request)),
         configuration.firstByteTimeout(),
-        errors,
         SdkRequests.describe(request),
         SdkRequests::metadata);
   }
@@ -54,13 +45,11 @@ public final class S3SdkObjectClient implements ObjectClient {
   @Override
   public CompletableFuture<ObjectContent> getObject(GetRequest request) {
     String what = SdkRequests.describe(request);
-    metrics.increment(Metric.GET_REQUESTS);
     return SdkCalls.complete(
         s3.getObject(SdkRequests.get(request), AsyncResponseTransformer.toBlockingInputStream()),
         configuration.firstByteTimeout(),
-        errors,
         what,
-        stream -> SdkCalls.content(request, stream, what, errors, metrics));
+        stream -> SdkCalls.content(request, stream, what));
   }
 
   @Override

@@ -1,7 +1,5 @@
 package io.seekwell.client;
 
-import io.seekwell.common.metrics.Metric;
-import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectClient;
@@ -33,17 +31,12 @@ public final class S3SyncSdkObjectClient implements ObjectClient {
 
   private final S3Client s3;
   private final ObjectClientConfiguration configuration;
-  private final Metrics metrics;
-  private final S3Errors errors;
   private final ThreadPoolExecutor executor;
 
-  /** A client over {@code s3} that counts its requests in {@code metrics}. */
-  public S3SyncSdkObjectClient(
-      S3Client s3, ObjectClientConfiguration configuration, Metrics metrics) {
+  /** A client over {@code s3}. */
+  public S3SyncSdkObjectClient(S3Client s3, ObjectClientConfiguration configuration) {
     this.s3 = Objects.requireNonNull(s3, "s3");
     this.configuration = Objects.requireNonNull(configuration, "configuration");
-    this.metrics = Objects.requireNonNull(metrics, "metrics");
-    this.errors = new S3Errors(metrics);
     int threads = configuration.maxConnections();
     this.executor =
         new ThreadPoolExecutor(
@@ -58,11 +51,9 @@ public final class S3SyncSdkObjectClient implements ObjectClient {
 
   @Override
   public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
-    metrics.increment(Metric.HEAD_REQUESTS);
     return SdkCalls.complete(
         onPool(() -> s3.headObject(SdkRequests.head(request)), response -> {}),
         configuration.firstByteTimeout(),
-        errors,
         SdkRequests.describe(request),
         SdkRequests::metadata);
   }
@@ -70,13 +61,11 @@ public final class S3SyncSdkObjectClient implements ObjectClient {
   @Override
   public CompletableFuture<ObjectContent> getObject(GetRequest request) {
     String what = SdkRequests.describe(request);
-    metrics.increment(Metric.GET_REQUESTS);
     return SdkCalls.complete(
         onPool(() -> s3.getObject(SdkRequests.get(request)), ResponseInputStream::abort),
         configuration.firstByteTimeout(),
-        errors,
         what,
-        stream -> SdkCalls.content(request, stream, what, errors, metrics));
+        stream -> SdkCalls.content(request, stream, what));
   }
 
   /**

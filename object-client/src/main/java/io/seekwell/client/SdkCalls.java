@@ -1,6 +1,5 @@
 package io.seekwell.client;
 
-import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectContent;
 import java.time.Duration;
@@ -18,20 +17,16 @@ final class SdkCalls {
 
   /**
    * {@code call}, failed with a timeout if it has not completed within {@code firstByteTimeout},
-   * its failure translated by {@code errors} and its result mapped by {@code onSuccess}. Completing
-   * an SDK future exceptionally cancels the HTTP exchange behind it.
+   * its failure translated and its result mapped by {@code onSuccess}. Completing an SDK future
+   * exceptionally cancels the HTTP exchange behind it.
    */
   static <T, R> CompletableFuture<R> complete(
-      CompletableFuture<T> call,
-      Duration firstByteTimeout,
-      S3Errors errors,
-      String what,
-      Function<T, R> onSuccess) {
+      CompletableFuture<T> call, Duration firstByteTimeout, String what, Function<T, R> onSuccess) {
     return call.orTimeout(firstByteTimeout.toMillis(), TimeUnit.MILLISECONDS)
         .handle(
             (result, failure) -> {
               if (failure != null) {
-                throw new CompletionException(errors.translate(failure, what));
+                throw new CompletionException(S3Errors.translate(failure, what));
               }
               return onSuccess.apply(result);
             });
@@ -39,15 +34,10 @@ final class SdkCalls {
 
   /** The content of a GET response, its body checked, counted and abortable. */
   static ObjectContent content(
-      GetRequest request,
-      ResponseInputStream<GetObjectResponse> stream,
-      String what,
-      S3Errors errors,
-      Metrics metrics) {
+      GetRequest request, ResponseInputStream<GetObjectResponse> stream, String what) {
     return new ObjectContent(
         request.range(),
         stream.response().eTag(),
-        new ResponseBodyStream(
-            stream, stream::abort, request.range().length(), what, errors, metrics));
+        new ResponseBodyStream(stream, stream::abort, request.range().length(), what));
   }
 }

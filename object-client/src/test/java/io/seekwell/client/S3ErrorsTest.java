@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.seekwell.common.metrics.Metric;
-import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectChangedException;
 import io.seekwell.common.object.ObjectStoreException;
 import java.io.EOFException;
@@ -28,9 +26,6 @@ class S3ErrorsTest {
 
   private static final String WHAT = "GET s3://bucket/key [0-99]";
 
-  private final Metrics metrics = new Metrics();
-  private final S3Errors errors = new S3Errors(metrics);
-
   private static S3Exception s3Error(int status, String code) {
     return (S3Exception)
         S3Exception.builder()
@@ -47,59 +42,53 @@ class S3ErrorsTest {
 
   @Test
   void notFound() {
-    IOException e = errors.translate(new CompletionException(s3Error(404, "NoSuchKey")), WHAT);
+    IOException e = S3Errors.translate(new CompletionException(s3Error(404, "NoSuchKey")), WHAT);
     assertInstanceOf(FileNotFoundException.class, e);
     assertEquals(
         WHAT + ": object not found (HTTP 404 NoSuchKey, request id REQ123)", e.getMessage());
-    assertEquals(1, metrics.get(Metric.ERRORS_NOT_FOUND));
   }
 
   @Test
   void accessDenied() {
-    IOException e = errors.translate(s3Error(403, "AccessDenied"), WHAT);
+    IOException e = S3Errors.translate(s3Error(403, "AccessDenied"), WHAT);
     AccessDeniedException denied = assertInstanceOf(AccessDeniedException.class, e);
     assertEquals(WHAT, denied.getFile());
     assertTrue(e.getMessage().contains("access denied (HTTP 403 AccessDenied"), e.getMessage());
-    assertEquals(1, metrics.get(Metric.ERRORS_ACCESS_DENIED));
   }
 
   @Test
   void preconditionFailedIsObjectChanged() {
     S3Exception cause = s3Error(412, "PreconditionFailed");
-    IOException e = errors.translate(cause, WHAT);
+    IOException e = S3Errors.translate(cause, WHAT);
     assertInstanceOf(ObjectChangedException.class, e);
     assertSame(cause, e.getCause());
-    assertEquals(1, metrics.get(Metric.ERRORS_OBJECT_CHANGED));
   }
 
   @Test
   void invalidRangeIsEof() {
-    IOException e = errors.translate(s3Error(416, "InvalidRange"), WHAT);
+    IOException e = S3Errors.translate(s3Error(416, "InvalidRange"), WHAT);
     assertInstanceOf(EOFException.class, e);
     assertTrue(e.getMessage().contains("past the end"), e.getMessage());
-    assertEquals(1, metrics.get(Metric.ERRORS_RANGE));
   }
 
   @ParameterizedTest
   @CsvSource({
-    "500, InternalError, true, ERRORS_SERVER",
-    "502, BadGateway, true, ERRORS_SERVER",
-    "503, SlowDown, true, ERRORS_THROTTLED",
-    "504, GatewayTimeout, true, ERRORS_SERVER",
-    "400, RequestTimeout, true, ERRORS_OTHER",
-    "400, InvalidArgument, false, ERRORS_OTHER",
-    "501, NotImplemented, false, ERRORS_SERVER"
+    "500, InternalError, true",
+    "502, BadGateway, true",
+    "503, SlowDown, true",
+    "504, GatewayTimeout, true",
+    "400, RequestTimeout, true",
+    "400, InvalidArgument, false",
+    "501, NotImplemented, false"
   })
-  void otherStatusesKeepCodeAndRequestId(
-      int status, String code, boolean retryable, Metric counted) {
-    IOException e = errors.translate(s3Error(status, code), WHAT);
+  void otherStatusesKeepCodeAndRequestId(int status, String code, boolean retryable) {
+    IOException e = S3Errors.translate(s3Error(status, code), WHAT);
     ObjectStoreException store = assertInstanceOf(ObjectStoreException.class, e);
     assertEquals(status, store.statusCode());
     assertEquals(code, store.errorCode().orElseThrow());
     assertEquals("REQ123", store.requestId().orElseThrow());
     assertEquals(retryable, store.isRetryable());
     assertTrue(e.getMessage().startsWith(WHAT + ": store says " + code), e.getMessage());
-    assertEquals(1, metrics.get(counted));
   }
 
   @Test
@@ -107,7 +96,7 @@ class S3ErrorsTest {
     ObjectStoreException reset =
         assertInstanceOf(
             ObjectStoreException.class,
-            errors.translate(
+            S3Errors.translate(
                 SdkClientException.create("Unable to execute", new SocketException("reset")),
                 WHAT));
     assertEquals(0, reset.statusCode());
@@ -115,10 +104,9 @@ class S3ErrorsTest {
     ObjectStoreException timeout =
         assertInstanceOf(
             ObjectStoreException.class,
-            errors.translate(new CompletionException(new TimeoutException()), WHAT));
+            S3Errors.translate(new CompletionException(new TimeoutException()), WHAT));
     assertTrue(timeout.isRetryable());
     assertTrue(timeout.getMessage().startsWith(WHAT + ": no response in time"));
-    assertEquals(2, metrics.get(Metric.ERRORS_NETWORK));
   }
 
   @Test
@@ -126,9 +114,8 @@ class S3ErrorsTest {
     ObjectStoreException e =
         assertInstanceOf(
             ObjectStoreException.class,
-            errors.translate(new IllegalStateException("client closed"), WHAT));
+            S3Errors.translate(new IllegalStateException("client closed"), WHAT));
     assertFalse(e.isRetryable());
     assertEquals(WHAT + ": client closed", e.getMessage());
-    assertEquals(1, metrics.get(Metric.ERRORS_OTHER));
   }
 }

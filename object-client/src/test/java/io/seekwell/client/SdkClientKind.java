@@ -1,6 +1,7 @@
 package io.seekwell.client;
 
 import io.seekwell.common.metrics.Metrics;
+import io.seekwell.common.object.MeteredObjectClient;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.testing.S3Endpoint;
 import java.net.URI;
@@ -24,7 +25,7 @@ enum SdkClientKind {
               .httpClientBuilder(http)
               .overrideConfiguration(SdkClients.withoutSdkRetries())
               .build();
-      return new Clients(new S3SdkObjectClient(s3, config, metrics), s3);
+      return new Clients(new MeteredObjectClient(new S3SdkObjectClient(s3, config), metrics), s3);
     }
   },
   CRT {
@@ -44,7 +45,7 @@ enum SdkClientKind {
               .forcePathStyle(true)
               .httpConfiguration(http)
               .build();
-      return new Clients(new S3SdkObjectClient(s3, config, metrics), s3);
+      return new Clients(new MeteredObjectClient(new S3SdkObjectClient(s3, config), metrics), s3);
     }
   },
   SYNC {
@@ -58,11 +59,12 @@ enum SdkClientKind {
               .httpClientBuilder(http)
               .overrideConfiguration(SdkClients.withoutSdkRetries())
               .build();
-      return new Clients(new S3SyncSdkObjectClient(s3, config, metrics), s3);
+      return new Clients(
+          new MeteredObjectClient(new S3SyncSdkObjectClient(s3, config), metrics), s3);
     }
   };
 
-  /** An object client over a new SDK client of this kind; closing closes both. */
+  /** A metered object client over a new SDK client of this kind; closing closes both. */
   abstract Clients open(S3Endpoint endpoint, ObjectClientConfiguration config, Metrics metrics);
 
   /** The same, through another URI (a proxy) in front of the endpoint. */

@@ -94,6 +94,15 @@ public final class ConnectorConfiguration {
     return get(key, defaultValue, "an integer", Long::parseLong);
   }
 
+  /** A decimal number that must be at least {@code min}, such as {@code 1.25}. */
+  public double getDouble(String key, double defaultValue, double min) {
+    double value = get(key, defaultValue, "a number such as 1.25", Double::parseDouble);
+    if (Double.isNaN(value) || Double.isInfinite(value) || value < min) {
+      throw invalid(key, values.get(key), "a number of at least " + min);
+    }
+    return value;
+  }
+
   /** {@code true} or {@code false}, in any case. */
   public boolean getBoolean(String key, boolean defaultValue) {
     return get(key, defaultValue, "true or false", ConnectorConfiguration::parseBoolean);

@@ -173,6 +173,19 @@ class ConnectorConfigurationTest {
   }
 
   @Test
+  void doubles() {
+    assertEquals(1.25, config("r", "1.25").getDouble("r", 1.0, 1.0));
+    assertEquals(1.5, ConnectorConfiguration.empty().getDouble("r", 1.5, 1.0));
+    IllegalArgumentException below =
+        assertThrows(IllegalArgumentException.class, () -> config("r", "0.5").getDouble("r", 1, 1));
+    assertEquals(
+        "Invalid value '0.5' for configuration key 'seekwell.r': expected a number of at least 1.0",
+        below.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> config("r", "NaN").getDouble("r", 1, 1));
+    assertThrows(IllegalArgumentException.class, () -> config("r", "x").getDouble("r", 1, 1));
+  }
+
+  @Test
   void valuesAreTrimmed() {
     assertEquals(65536, config("s", " 64KB ").getSize("s", 1));
   }

@@ -1,0 +1,125 @@
+package io.seekwell.common.object;
+
+import io.seekwell.common.io.BulkReadInputStream;
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.Metrics;
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.AccessDeniedException;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Counts the requests of another {@link ObjectClient} in a {@link Metrics}: HEADs, GETs, body bytes
+ * received and failures by kind (from the typed exceptions of the {@link ObjectClient} contract).
+ * Thread-safe. {@link #close()} closes the wrapped client.
+ */
+public final class MeteredObjectClient implements ObjectClient {
+
+  private final ObjectClient delegate;
+  private final Metrics metrics;
+
+  /** Counts the requests of {@code delegate} in {@code metrics}. */
+  public MeteredObjectClient(ObjectClient delegate, Metrics metrics) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+  }
+
+  @Override
+  public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
+    metrics.increment(Metric.HEAD_REQUESTS);
+    return delegate.headObject(request).whenComplete((metadata, failure) -> count(failure));
+  }
+
+  @Override
+  public CompletableFuture<ObjectContent> getObject(GetRequest request) {
+    metrics.increment(Metric.GET_REQUESTS);
+    return delegate
+        .getObject(request)
+        .whenComplete((content, failure) -> count(failure))
+        .thenApply(
+            content ->
+                new ObjectContent(
+                    content.range(), content.etag(), new CountingStream(content.stream())));
+  }
+
+  private void count(Throwable failure) {
+    if (failure != null) {
+      metrics.increment(kindOf(failure));
+    }
+  }
+
+  /** The error counter a failure belongs to. */
+  static Metric kindOf(Throwable failure) {
+    Throwable cause =
+        failure instanceof CompletionException && failure.getCause() != null
+            ? failure.getCause()
+            : failure;
+    if (cause instanceof FileNotFoundException) {
+      return Metric.ERRORS_NOT_FOUND;
+    }
+    if (cause instanceof AccessDeniedException) {
+      return Metric.ERRORS_ACCESS_DENIED;
+    }
+    if (cause instanceof ObjectChangedException) {
+      return Metric.ERRORS_OBJECT_CHANGED;
+    }
+    if (cause instanceof EOFException) {
+      return Metric.ERRORS_RANGE;
+    }
+    if (cause instanceof ObjectStoreException store) {
+      if (store.statusCode() == 503 || "SlowDown".equals(store.errorCode().orElse(null))) {
+        return Metric.ERRORS_THROTTLED;
+      }
+      if (store.statusCode() >= 500) {
+        return Metric.ERRORS_SERVER;
+      }
+      return store.statusCode() == 0 && store.isRetryable()
+          ? Metric.ERRORS_NETWORK
+          : Metric.ERRORS_OTHER;
+    }
+    return cause instanceof IOException ? Metric.ERRORS_NETWORK : Metric.ERRORS_OTHER;
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+
+  /** Counts body bytes and body failures. */
+  private final class CountingStream extends BulkReadInputStream {
+    private final InputStream body;
+
+    CountingStream(InputStream body) {
+      this.body = body;
+    }
+
+    @Override
+    protected int readBytes(byte[] buffer, int offset, int length) throws IOException {
+      int n;
+      try {
+        n = body.read(buffer, offset, length);
+      } catch (IOException e) {
+        metrics.increment(kindOf(e));
+        throw e;
+      }
+      if (n > 0) {
+        metrics.add(Metric.BYTES_RECEIVED, n);
+      }
+      return n;
+    }
+
+    @Override
+    public int available() throws IOException {
+      return body.available();
+    }
+
+    @Override
+    public void close() throws IOException {
+      body.close();
+    }
+  }
+}

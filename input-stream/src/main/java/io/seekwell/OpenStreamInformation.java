@@ -1,0 +1,124 @@
+package io.seekwell;
+
+import io.seekwell.common.object.CustomerKey;
+import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.common.object.RequestOptions;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the caller knows about a stream it opens. Immutable and thread-safe; built with {@link
+ * #builder()}.
+ */
+public final class OpenStreamInformation {
+
+  private static final OpenStreamInformation DEFAULT = builder().build();
+  private static final RequestCallback NO_CALLBACK = new RequestCallback() {};
+
+  private final Optional<ObjectMetadata> objectMetadata;
+  private final InputPolicy inputPolicy;
+  private final Optional<CustomerKey> customerKey;
+  private final Optional<String> auditInfo;
+  private final RequestCallback requestCallback;
+
+  private OpenStreamInformation(Builder builder) {
+    this.objectMetadata = Optional.ofNullable(builder.objectMetadata);
+    this.inputPolicy = builder.inputPolicy;
+    this.customerKey = Optional.ofNullable(builder.customerKey);
+    this.auditInfo = Optional.ofNullable(builder.auditInfo);
+    this.requestCallback = builder.requestCallback;
+  }
+
+  /** Nothing known: Seekwell asks the store. */
+  public static OpenStreamInformation ofDefaults() {
+    return DEFAULT;
+  }
+
+  /** A builder with nothing set. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The object's length and ETag when the caller knows them; then no HEAD is sent. */
+  public Optional<ObjectMetadata> objectMetadata() {
+    return objectMetadata;
+  }
+
+  /** How the caller will read. */
+  public InputPolicy inputPolicy() {
+    return inputPolicy;
+  }
+
+  /** The SSE-C key the object was written with. */
+  public Optional<CustomerKey> customerKey() {
+    return customerKey;
+  }
+
+  /** A string sent with every request (as {@code Referer}) to identify the caller's job. */
+  public Optional<String> auditInfo() {
+    return auditInfo;
+  }
+
+  /** Told about every request the stream sends. */
+  public RequestCallback requestCallback() {
+    return requestCallback;
+  }
+
+  /** The options every request of the stream carries. */
+  public RequestOptions requestOptions() {
+    RequestOptions options = RequestOptions.none();
+    if (customerKey.isPresent()) {
+      options = options.withCustomerKey(customerKey.get());
+    }
+    if (auditInfo.isPresent()) {
+      options = options.withAuditInfo(auditInfo.get());
+    }
+    return options;
+  }
+
+  /** Builds {@link OpenStreamInformation}. Not thread-safe. */
+  public static final class Builder {
+    private ObjectMetadata objectMetadata;
+    private InputPolicy inputPolicy = InputPolicy.DEFAULT;
+    private CustomerKey customerKey;
+    private String auditInfo;
+    private RequestCallback requestCallback = NO_CALLBACK;
+
+    private Builder() {}
+
+    /** The object's length and ETag, so that no HEAD is needed. */
+    public Builder objectMetadata(ObjectMetadata metadata) {
+      this.objectMetadata = Objects.requireNonNull(metadata, "metadata");
+      return this;
+    }
+
+    /** How the caller will read. */
+    public Builder inputPolicy(InputPolicy policy) {
+      this.inputPolicy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /** The SSE-C key the object was written with. */
+    public Builder customerKey(CustomerKey key) {
+      this.customerKey = Objects.requireNonNull(key, "key");
+      return this;
+    }
+
+    /** A string sent with every request to identify the caller's job or query. */
+    public Builder auditInfo(String audit) {
+      this.auditInfo = Objects.requireNonNull(audit, "audit");
+      return this;
+    }
+
+    /** Told about every request the stream sends. */
+    public Builder requestCallback(RequestCallback callback) {
+      this.requestCallback = Objects.requireNonNull(callback, "callback");
+      return this;
+    }
+
+    /** The information. */
+    public OpenStreamInformation build() {
+      return new OpenStreamInformation(this);
+    }
+  }
+}

@@ -1,0 +1,101 @@
+package io.seekwell.physical;
+
+import io.seekwell.common.config.ConnectorConfiguration;
+import java.time.Duration;
+
+/**
+ * How the physical IO layer caches and shapes requests. Immutable and thread-safe. Every key and
+ * default is listed in {@code docs/configuration.md}.
+ *
+ * @param maxMemoryLimit bytes held plus bytes in flight never exceed this
+ * @param readAheadBytes a missed read is widened to at least this many bytes
+ * @param targetRequestSize longer GETs are split into parts of at most this size
+ * @param requestToleranceRatio a GET up to {@code targetRequestSize * ratio} is not split
+ * @param metadataCacheSize how many objects' metadata is kept
+ * @param metadataCacheTtl how long metadata is kept after it was fetched
+ * @param readTimeout the longest a read waits for bytes to arrive
+ * @param fetchThreads threads that receive GET bodies, the most GETs in flight per factory
+ */
+public record PhysicalIOConfiguration(
+    long maxMemoryLimit,
+    long readAheadBytes,
+    long targetRequestSize,
+    double requestToleranceRatio,
+    int metadataCacheSize,
+    Duration metadataCacheTtl,
+    Duration readTimeout,
+    int fetchThreads) {
+
+  /** The settings' part of the key space. */
+  public static final String PREFIX = "physicalio.";
+
+  private static final long KIB = 1024;
+  private static final long MIB = 1024 * KIB;
+  private static final long GIB = 1024 * MIB;
+
+  /** The defaults; the memory limit is 1 GiB or a quarter of the maximum heap, if smaller. */
+  public static final PhysicalIOConfiguration DEFAULT =
+      new PhysicalIOConfiguration(
+          Math.min(GIB, Runtime.getRuntime().maxMemory() / 4),
+          64 * KIB,
+          8 * MIB,
+          1.25,
+          10_000,
+          Duration.ofMinutes(5),
+          Duration.ofMinutes(2),
+          64);
+
+  /** Validates the settings. */
+  public PhysicalIOConfiguration {
+    requireAtLeast("maxMemoryLimit", maxMemoryLimit, 1);
+    requireAtLeast("readAheadBytes", readAheadBytes, 1);
+    requireAtLeast("targetRequestSize", targetRequestSize, 1);
+    requireAtLeast("metadataCacheSize", metadataCacheSize, 1);
+    requireAtLeast("fetchThreads", fetchThreads, 1);
+    if (!(requestToleranceRatio >= 1.0)) {
+      throw new IllegalArgumentException(
+          "requestToleranceRatio must be >= 1.0, was " + requestToleranceRatio);
+    }
+    requirePositive("metadataCacheTtl", metadataCacheTtl);
+    requirePositive("readTimeout", readTimeout);
+  }
+
+  /** Reads the settings under {@code physicalio.}; unset keys get defaults. */
+  public static PhysicalIOConfiguration fromConfiguration(ConnectorConfiguration configuration) {
+    ConnectorConfiguration config = configuration.narrow(PREFIX);
+    return new PhysicalIOConfiguration(
+        config.getSize("max.memory.limit", DEFAULT.maxMemoryLimit, 1),
+        config.getSize("readaheadbytes", DEFAULT.readAheadBytes, 1),
+        config.getSize("target.request.size", DEFAULT.targetRequestSize, 1),
+        config.getDouble("request.tolerance.ratio", DEFAULT.requestToleranceRatio, 1.0),
+        config.getInt("metadata.cache.size", DEFAULT.metadataCacheSize, 1),
+        config.getPositiveDuration("metadata.cache.ttl", DEFAULT.metadataCacheTtl),
+        config.getPositiveDuration("read.timeout", DEFAULT.readTimeout),
+        config.getInt("fetch.threads", DEFAULT.fetchThreads, 1));
+  }
+
+  /** These settings with another memory limit. */
+  public PhysicalIOConfiguration withMaxMemoryLimit(long bytes) {
+    return new PhysicalIOConfiguration(
+        bytes,
+        readAheadBytes,
+        targetRequestSize,
+        requestToleranceRatio,
+        metadataCacheSize,
+        metadataCacheTtl,
+        readTimeout,
+        fetchThreads);
+  }
+
+  private static void requireAtLeast(String name, long value, long min) {
+    if (value < min) {
+      throw new IllegalArgumentException(name + " must be >= " + min + ", was " + value);
+    }
+  }
+
+  private static void requirePositive(String name, Duration value) {
+    if (value == null || value.isZero() || value.isNegative()) {
+      throw new IllegalArgumentException(name + " must be a positive duration, was " + value);
+    }
+  }
+}
