@@ -6,8 +6,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * One range of a vectored read: where it starts, how long it is, and the future that receives its
- * bytes. The future completes with a buffer whose position is 0 and limit is the range's length,
- * or exceptionally (an {@link java.io.EOFException} for a range past the end of the object).
+ * bytes. The future completes with a buffer whose position is 0 and limit is the range's length, or
+ * exceptionally (an {@link java.io.EOFException} for a range past the end of the object).
  */
 public final class ObjectRange {
 

@@ -116,6 +116,16 @@ public final class RetryingObjectClient implements ObjectClient {
   @Override
   public void close() {
     scheduler.shutdownNow();
+    awaitTermination(scheduler);
     delegate.close();
+  }
+
+  /** Waits up to 10 seconds for a pool's threads to end after it was shut down. */
+  static void awaitTermination(java.util.concurrent.ExecutorService pool) {
+    try {
+      pool.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -107,5 +107,6 @@ public final class S3SyncSdkObjectClient implements ObjectClient {
   @Override
   public void close() {
     executor.shutdownNow();
+    RetryingObjectClient.awaitTermination(executor);
   }
 }

@@ -1,0 +1,179 @@
+package io.seekwell.physical;
+
+import io.seekwell.common.ByteRange;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The bytes of one GET: a contiguous range of one object version, filled by one fetcher while
+ * readers copy out whatever has arrived. Thread-safe: one writer, many readers.
+ *
+ * <p>A block is pinned while someone uses it: the fetcher from creation until the body is in, and
+ * each reader while it copies. An evicted block leaves the cache at once but its memory returns to
+ * the {@link MemoryBudget} only when the last pin is gone.
+ */
+final class Block {
+
+  private static final int RELEASED = -1;
+  private static final int FILL_CHUNK = 64 * 1024;
+
+  private final BlockKey key;
+  private final ByteRange range;
+  private final byte[] data;
+  private final MemoryBudget budget;
+  private final AtomicInteger pins = new AtomicInteger(1);
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition progress = lock.newCondition();
+  private volatile int filled;
+  private volatile IOException failure;
+  private volatile boolean evicted;
+
+  /** A block whose memory is already reserved in {@code budget}, pinned once for its fetcher. */
+  Block(BlockKey key, ByteRange range, MemoryBudget budget) {
+    this.key = key;
+    this.range = range;
+    this.data = new byte[Math.toIntExact(range.length())];
+    this.budget = budget;
+  }
+
+  BlockKey key() {
+    return key;
+  }
+
+  ByteRange range() {
+    return range;
+  }
+
+  boolean isComplete() {
+    return filled == data.length;
+  }
+
+  /** The cache weight: zero while filling, so that in-flight blocks are never evicted. */
+  int weight() {
+    return isComplete() ? data.length : 0;
+  }
+
+  /** Pins the block unless its memory is already released. */
+  boolean tryPin() {
+    int current;
+    do {
+      current = pins.get();
+      if (current == RELEASED) {
+        return false;
+      }
+    } while (!pins.compareAndSet(current, current + 1));
+    return true;
+  }
+
+  void unpin() {
+    if (pins.decrementAndGet() == 0 && evicted) {
+      releaseIfUnpinned();
+    }
+  }
+
+  /** Marks the block gone from the cache; its memory is released once nobody uses it. */
+  void evict() {
+    evicted = true;
+    releaseIfUnpinned();
+  }
+
+  private void releaseIfUnpinned() {
+    if (pins.compareAndSet(0, RELEASED)) {
+      budget.release(data.length);
+    }
+  }
+
+  /** Receives the block's bytes from {@code body}; readers see each chunk as it arrives. */
+  void fillFrom(InputStream body) throws IOException {
+    while (filled < data.length) {
+      int n = body.read(data, filled, Math.min(FILL_CHUNK, data.length - filled));
+      if (n < 0) {
+        throw new EOFException(
+            "Body of " + range + " ended after " + filled + " of " + data.length + " bytes");
+      }
+      filled += n;
+      signal();
+    }
+  }
+
+  /** Fails the block: readers waiting for bytes not yet in get {@code error}. */
+  void fail(IOException error) {
+    failure = error;
+    signal();
+  }
+
+  private void signal() {
+    lock.lock();
+    try {
+      progress.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The number of bytes from {@code position} that have already arrived. */
+  int availableFrom(long position) {
+    return Math.max(0, filled - (int) (position - range.start()));
+  }
+
+  /**
+   * Copies bytes starting at {@code position} (within this block) into {@code buffer}: as many of
+   * the {@code length} asked for as have arrived, waiting up to {@code timeoutNanos} for the first.
+   *
+   * @return the number of bytes copied, at least 1
+   */
+  int copy(long position, byte[] buffer, int offset, int length, long timeoutNanos)
+      throws IOException {
+    int from = (int) (position - range.start());
+    int arrived = filled;
+    if (arrived <= from) {
+      arrived = awaitBeyond(from, timeoutNanos);
+    }
+    int n = Math.min(length, arrived - from);
+    System.arraycopy(data, from, buffer, offset, n);
+    return n;
+  }
+
+  private int awaitBeyond(int from, long timeoutNanos) throws IOException {
+    long remaining = timeoutNanos;
+    lock.lock();
+    try {
+      while (filled <= from) {
+        IOException error = failure;
+        if (error != null) {
+          throw error;
+        }
+        if (remaining <= 0) {
+          throw new InterruptedIOException(
+              "Timed out after "
+                  + TimeUnit.NANOSECONDS.toMillis(timeoutNanos)
+                  + " ms waiting for byte "
+                  + (range.start() + from)
+                  + " of "
+                  + key.object().location());
+        }
+        remaining = progress.awaitNanos(remaining);
+      }
+      return filled;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      InterruptedIOException interrupted =
+          new InterruptedIOException("Interrupted while waiting for " + key.object().location());
+      interrupted.initCause(e);
+      throw interrupted;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Block" + range + "{filled=" + filled + ", pins=" + pins.get() + "}";
+  }
+}

@@ -1,0 +1,286 @@
+package io.seekwell.physical;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Policy;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import io.seekwell.common.ByteRange;
+import io.seekwell.common.object.GetRequest;
+import io.seekwell.common.object.ObjectChangedException;
+import io.seekwell.common.object.ObjectClient;
+import io.seekwell.common.object.ObjectContent;
+import io.seekwell.common.object.ObjectLocation;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * The block cache of one factory, shared by all its streams: plans and sends the GETs for missed
+ * bytes, admits them against the hard {@link MemoryBudget}, and evicts unpinned blocks (chosen by
+ * Caffeine's policy, weighed by size) to make room. Thread-safe; there is no lock on the path of a
+ * read of cached bytes, planning locks one object only, and only admission under memory pressure
+ * takes the store-wide eviction lock, never while waiting for I/O.
+ */
+final class BlockStore implements AutoCloseable {
+
+  private static final AtomicInteger STORE_IDS = new AtomicInteger();
+
+  private final ObjectClient client;
+  private final RequestPlanner planner;
+  private final MemoryBudget budget;
+  private final Cache<BlockKey, Block> cache;
+  private final ConcurrentHashMap<ObjectKey, ObjectBlocks> objects = new ConcurrentHashMap<>();
+  private final ThreadPoolExecutor fetchPool;
+  private final ReentrantLock evictionLock = new ReentrantLock();
+  private final Consumer<ObjectLocation> onObjectChanged;
+  private final long readTimeoutNanos;
+  private volatile boolean closed;
+
+  /**
+   * A store that fetches with {@code client} and calls {@code onObjectChanged} when a GET finds
+   * that an object's ETag no longer matches.
+   */
+  BlockStore(
+      ObjectClient client,
+      PhysicalIOConfiguration configuration,
+      Consumer<ObjectLocation> onObjectChanged) {
+    this.client = client;
+    this.planner = new RequestPlanner(configuration);
+    this.budget = new MemoryBudget(configuration.maxMemoryLimit());
+    this.onObjectChanged = onObjectChanged;
+    this.readTimeoutNanos = configuration.readTimeout().toNanos();
+    this.cache =
+        Caffeine.newBuilder()
+            .maximumWeight(configuration.maxMemoryLimit())
+            .weigher((BlockKey key, Block block) -> block.weight())
+            .evictionListener((BlockKey key, Block block, RemovalCause cause) -> forget(block))
+            .executor(Runnable::run)
+            .build();
+    int threads = configuration.fetchThreads();
+    String prefix = "seekwell-fetch-" + STORE_IDS.incrementAndGet() + "-";
+    AtomicInteger threadIds = new AtomicInteger();
+    this.fetchPool =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            runnable -> {
+              Thread thread = new Thread(runnable, prefix + threadIds.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
+    this.fetchPool.allowCoreThreadTimeOut(true);
+  }
+
+  /** The blocks of {@code key}, counted as used by one more stream. */
+  ObjectBlocks retain(ObjectKey key, long length) {
+    return objects.compute(
+        key,
+        (k, existing) -> {
+          ObjectBlocks blocks = existing != null ? existing : new ObjectBlocks(k, length);
+          blocks.streamOpened();
+          return blocks;
+        });
+  }
+
+  /** One stream less uses {@code blocks}; the object's state goes when nothing of it is left. */
+  void release(ObjectBlocks blocks) {
+    objects.computeIfPresent(
+        blocks.key(),
+        (k, current) -> {
+          current.streamClosed();
+          return current.isUnused() ? null : current;
+        });
+  }
+
+  /**
+   * Makes sure GETs are in flight for the bytes around a read of {@code [position, end]}: the
+   * missing parts of the widened window. Parts the read needs may evict blocks to get memory; parts
+   * only read ahead are refused when there is no room.
+   *
+   * @return false if no memory could be found for the block holding {@code position}: the caller
+   *     then reads those bytes straight into its own buffer
+   */
+  boolean fetch(ObjectBlocks blocks, long position, long end, FetchContext context)
+      throws IOException {
+    ensureOpen();
+    ByteRange window = planner.window(position, end, blocks.length());
+    blocks.planLock().lock();
+    try {
+      for (ByteRange part : planner.missingParts(window, blocks.blocks())) {
+        if (!admit(part.length())) {
+          return !part.contains(position);
+        }
+        start(blocks, part, context);
+      }
+      return true;
+    } finally {
+      blocks.planLock().unlock();
+    }
+  }
+
+  /** Records an access to {@code block} for the eviction policy. */
+  void touch(Block block) {
+    cache.getIfPresent(block.key());
+  }
+
+  private boolean admit(long bytes) {
+    if (budget.tryReserve(bytes)) {
+      return true;
+    }
+    evictFor(bytes);
+    return budget.tryReserve(bytes);
+  }
+
+  /** Evicts unpinned complete blocks until {@code bytes} more would fit, if it can. */
+  private void evictFor(long bytes) {
+    evictionLock.lock();
+    try {
+      long deficit = budget.used() + bytes - budget.limit();
+      if (deficit <= 0) {
+        return;
+      }
+      Policy.Eviction<BlockKey, Block> eviction = cache.policy().eviction().orElseThrow();
+      long weighted = eviction.weightedSize().orElse(0);
+      eviction.setMaximum(Math.max(0, weighted - deficit));
+      eviction.setMaximum(budget.limit());
+    } finally {
+      evictionLock.unlock();
+    }
+  }
+
+  private void start(ObjectBlocks blocks, ByteRange part, FetchContext context) {
+    Block block = new Block(new BlockKey(blocks.key(), part.start()), part, budget);
+    blocks.add(block);
+    cache.put(block.key(), block);
+    try {
+      fetchPool.execute(() -> receive(blocks, block, context));
+    } catch (RejectedExecutionException e) {
+      block.fail(new IOException("The stream factory is closed", e));
+      drop(block);
+      block.unpin();
+    }
+  }
+
+  private void receive(ObjectBlocks blocks, Block block, FetchContext context) {
+    ObjectKey key = blocks.key();
+    try {
+      context.onGet().accept(block.range());
+      GetRequest request =
+          new GetRequest(key.location(), block.range(), Optional.of(key.etag()), context.options());
+      try (ObjectContent content =
+          client.getObject(request).get(readTimeoutNanos, TimeUnit.NANOSECONDS)) {
+        block.fillFrom(content.stream());
+      }
+      cache.asMap().replace(block.key(), block, block);
+    } catch (IOException | ExecutionException | TimeoutException | InterruptedException e) {
+      IOException error = asIoException(e, block);
+      block.fail(error);
+      drop(block);
+      if (error instanceof ObjectChangedException) {
+        invalidate(key);
+      }
+    } catch (RuntimeException e) {
+      block.fail(new IOException("GET " + key.location() + " " + block.range() + " failed", e));
+      drop(block);
+    } finally {
+      block.unpin();
+    }
+  }
+
+  private static IOException asIoException(Exception e, Block block) {
+    if (e instanceof InterruptedException) {
+      Thread.currentThread().interrupt();
+      return new InterruptedIOException("Interrupted while fetching " + block.range());
+    }
+    if (e instanceof TimeoutException) {
+      return new InterruptedIOException("No response in time for " + block.range());
+    }
+    Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+    return cause instanceof IOException io ? io : new IOException(cause.getMessage(), cause);
+  }
+
+  /** Drops every cached block of {@code key} and the object's metadata. */
+  void invalidate(ObjectKey key) {
+    ObjectBlocks blocks = objects.get(key);
+    if (blocks != null) {
+      for (Block block : blocks.blocks().values()) {
+        drop(block);
+      }
+    }
+    onObjectChanged.accept(key.location());
+  }
+
+  /** Removes a block from the cache at once (not through the eviction policy). */
+  private void drop(Block block) {
+    if (cache.asMap().remove(block.key(), block)) {
+      forget(block);
+    } else {
+      forgetFromObject(block);
+    }
+  }
+
+  /** The cache no longer holds {@code block}: release it and remove it from its object. */
+  private void forget(Block block) {
+    block.evict();
+    forgetFromObject(block);
+  }
+
+  private void forgetFromObject(Block block) {
+    ObjectKey key = block.key().object();
+    objects.computeIfPresent(
+        key,
+        (k, blocks) -> {
+          blocks.remove(block);
+          return blocks.isUnused() ? null : blocks;
+        });
+  }
+
+  private void ensureOpen() throws IOException {
+    if (closed) {
+      throw new IOException("The stream factory is closed");
+    }
+  }
+
+  /** Bytes reserved now, held or in flight. */
+  long memoryUsed() {
+    return budget.used();
+  }
+
+  /** The most bytes ever reserved at once. */
+  long memoryHighWaterMark() {
+    return budget.highWaterMark();
+  }
+
+  /** How many objects have state here (open streams or cached bytes). */
+  int trackedObjects() {
+    return objects.size();
+  }
+
+  /** Stops the fetch threads, waiting up to 10 seconds, and drops every block. */
+  @Override
+  public void close() {
+    closed = true;
+    fetchPool.shutdownNow();
+    try {
+      fetchPool.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    for (Block block : cache.asMap().values()) {
+      drop(block);
+    }
+  }
+}

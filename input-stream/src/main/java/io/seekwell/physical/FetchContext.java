@@ -1,0 +1,13 @@
+package io.seekwell.physical;
+
+import io.seekwell.common.ByteRange;
+import io.seekwell.common.object.RequestOptions;
+import java.util.function.Consumer;
+
+/**
+ * What a stream's GETs carry and whom they tell.
+ *
+ * @param options SSE-C key, audit string
+ * @param onGet told about each GET before it is sent
+ */
+public record FetchContext(RequestOptions options, Consumer<ByteRange> onGet) {}

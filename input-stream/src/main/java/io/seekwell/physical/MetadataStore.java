@@ -1,0 +1,54 @@
+package io.seekwell.physical;
+
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.seekwell.common.object.HeadRequest;
+import io.seekwell.common.object.ObjectClient;
+import io.seekwell.common.object.ObjectLocation;
+import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.common.object.RequestOptions;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Object metadata by location, fetched with at most one HEAD per object at a time however many
+ * streams ask (single flight), with bounded entries and a time to live. HEADs of different objects
+ * run in parallel: there is no lock across objects. Failed HEADs are not cached. Thread-safe.
+ */
+final class MetadataStore {
+
+  private final ObjectClient client;
+  private final AsyncCache<ObjectLocation, ObjectMetadata> cache;
+
+  MetadataStore(ObjectClient client, PhysicalIOConfiguration configuration) {
+    this.client = client;
+    this.cache =
+        Caffeine.newBuilder()
+            .maximumSize(configuration.metadataCacheSize())
+            .expireAfterWrite(configuration.metadataCacheTtl())
+            .executor(Runnable::run)
+            .buildAsync();
+  }
+
+  /**
+   * The metadata of {@code location}: cached, or being fetched by another caller, or fetched now
+   * with a HEAD carrying {@code options}; {@code onHead} is told when a HEAD is sent.
+   */
+  CompletableFuture<ObjectMetadata> get(
+      ObjectLocation location, RequestOptions options, Runnable onHead) {
+    return cache.get(
+        location,
+        (key, executor) -> {
+          onHead.run();
+          return client.headObject(new HeadRequest(key, options));
+        });
+  }
+
+  /** Forgets {@code location}, so that the next open asks the store again. */
+  void invalidate(ObjectLocation location) {
+    cache.synchronous().invalidate(location);
+  }
+
+  void clear() {
+    cache.synchronous().invalidateAll();
+  }
+}

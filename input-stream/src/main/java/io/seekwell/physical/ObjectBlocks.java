@@ -1,0 +1,69 @@
+package io.seekwell.physical;
+
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The blocks of one object version, by start position, and the lock that makes planning GETs for it
+ * atomic (so concurrent readers of the same missing bytes share one GET). Per object, never global.
+ * The count of open streams is guarded by the {@link BlockStore}'s map.
+ */
+final class ObjectBlocks {
+
+  private final ObjectKey key;
+  private final long length;
+  private final ConcurrentSkipListMap<Long, Block> blocks = new ConcurrentSkipListMap<>();
+  private final ReentrantLock planLock = new ReentrantLock();
+  private int openStreams;
+
+  ObjectBlocks(ObjectKey key, long length) {
+    this.key = key;
+    this.length = length;
+  }
+
+  ObjectKey key() {
+    return key;
+  }
+
+  long length() {
+    return length;
+  }
+
+  ReentrantLock planLock() {
+    return planLock;
+  }
+
+  /** The block holding {@code position}, or null. */
+  Block blockAt(long position) {
+    Map.Entry<Long, Block> entry = blocks.floorEntry(position);
+    return entry != null && entry.getValue().range().contains(position) ? entry.getValue() : null;
+  }
+
+  /** The blocks by start position; a live view. */
+  NavigableMap<Long, Block> blocks() {
+    return blocks;
+  }
+
+  void add(Block block) {
+    blocks.put(block.range().start(), block);
+  }
+
+  void remove(Block block) {
+    blocks.remove(block.range().start(), block);
+  }
+
+  void streamOpened() {
+    openStreams++;
+  }
+
+  void streamClosed() {
+    openStreams--;
+  }
+
+  /** No stream reads the object and no byte of it is cached. */
+  boolean isUnused() {
+    return openStreams == 0 && blocks.isEmpty();
+  }
+}

@@ -1,0 +1,174 @@
+package io.seekwell.physical;
+
+import io.seekwell.common.ByteRange;
+import io.seekwell.common.object.GetRequest;
+import io.seekwell.common.object.ObjectChangedException;
+import io.seekwell.common.object.ObjectClient;
+import io.seekwell.common.object.ObjectContent;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Reads the bytes of one object version for one stream: from cached blocks where it can, planning
+ * GETs through the {@link BlockStore} where it must, and straight into the caller's buffer when no
+ * memory can be found. Not thread-safe: one stream owns it.
+ */
+public final class ObjectReader implements AutoCloseable {
+
+  private final BlockStore store;
+  private final ObjectBlocks blocks;
+  private final ObjectClient client;
+  private final FetchContext context;
+  private final long timeoutNanos;
+  private Block current;
+  private boolean closed;
+
+  ObjectReader(
+      BlockStore store,
+      ObjectBlocks blocks,
+      ObjectClient client,
+      FetchContext context,
+      long timeoutNanos) {
+    this.store = store;
+    this.blocks = blocks;
+    this.client = client;
+    this.context = context;
+    this.timeoutNanos = timeoutNanos;
+  }
+
+  /** The object's length. */
+  public long length() {
+    return blocks.length();
+  }
+
+  /** The object version's ETag. */
+  public String etag() {
+    return blocks.key().etag();
+  }
+
+  /**
+   * Reads {@code min(length, objectLength - position)} bytes starting at {@code position} into
+   * {@code buffer}, waiting for them to arrive.
+   *
+   * @return the number of bytes read; 0 only if {@code length} is 0
+   * @throws EOFException if {@code position} is at or past the end and {@code length > 0}
+   */
+  public int read(long position, byte[] buffer, int offset, int length) throws IOException {
+    if (length == 0) {
+      return 0;
+    }
+    if (position < 0 || position >= blocks.length()) {
+      throw new EOFException(
+          "Position "
+              + position
+              + " is outside "
+              + describe()
+              + " of "
+              + blocks.length()
+              + " bytes");
+    }
+    long end = Math.min(position + length, blocks.length()) - 1;
+    int total = 0;
+    while (position + total <= end) {
+      long at = position + total;
+      int wanted = (int) (end - at + 1);
+      Block block = pinnedBlockAt(at);
+      if (block == null) {
+        if (!store.fetch(blocks, at, end, context)) {
+          readDirect(at, buffer, offset + total, wanted);
+          return total + wanted;
+        }
+        continue;
+      }
+      try {
+        total += block.copy(at, buffer, offset + total, wanted, timeoutNanos);
+      } catch (ObjectChangedException e) {
+        current = null;
+        throw e;
+      } finally {
+        block.unpin();
+      }
+    }
+    return total;
+  }
+
+  /** Starts GETs for {@code range} if its bytes are not cached, without waiting for them. */
+  public void prefetch(ByteRange range) throws IOException {
+    if (range.start() < blocks.length()) {
+      Block block = blocks.blockAt(range.start());
+      if (block == null || block.range().end() < range.end()) {
+        store.fetch(blocks, range.start(), Math.min(range.end(), blocks.length() - 1), context);
+      }
+    }
+  }
+
+  /** How many bytes from {@code position} on can be read without waiting. */
+  public int availableFrom(long position) {
+    Block block = blocks.blockAt(position);
+    return block == null ? 0 : block.availableFrom(position);
+  }
+
+  private Block pinnedBlockAt(long position) {
+    Block block = current;
+    if (block == null || !block.range().contains(position)) {
+      block = blocks.blockAt(position);
+      if (block == null) {
+        return null;
+      }
+      store.touch(block);
+    }
+    if (!block.tryPin()) {
+      current = null;
+      return null;
+    }
+    current = block;
+    return block;
+  }
+
+  /** Reads {@code [position, position + length)} with one GET, bypassing the cache. */
+  private void readDirect(long position, byte[] buffer, int offset, int length) throws IOException {
+    ByteRange range = ByteRange.ofLength(position, length);
+    context.onGet().accept(range);
+    GetRequest request =
+        new GetRequest(
+            blocks.key().location(), range, Optional.of(blocks.key().etag()), context.options());
+    try (ObjectContent content =
+        client.getObject(request).get(timeoutNanos, TimeUnit.NANOSECONDS)) {
+      int n = content.stream().readNBytes(buffer, offset, length);
+      if (n < length) {
+        throw new EOFException(
+            "GET " + describe() + " " + range + " ended after " + n + " of " + length + " bytes");
+      }
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof ObjectChangedException) {
+        store.invalidate(blocks.key());
+      }
+      throw cause instanceof IOException io ? io : new IOException(cause.getMessage(), cause);
+    } catch (TimeoutException e) {
+      throw new InterruptedIOException("No response in time for " + describe() + " " + range);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted while reading " + describe());
+    }
+  }
+
+  private String describe() {
+    return blocks.key().location().toString();
+  }
+
+  /** Releases the stream's hold on the object; cached blocks stay for other streams. */
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      current = null;
+      store.release(blocks);
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package io.seekwell.physical;
+
+import io.seekwell.common.object.ObjectClient;
+import io.seekwell.common.object.ObjectLocation;
+import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.common.object.RequestOptions;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The physical IO layer of one factory: the metadata store and the block cache over one object
+ * client. Opens {@link ObjectReader}s. Thread-safe. {@link #close()} stops its threads and drops
+ * every cached byte; it does not close the object client.
+ */
+public final class PhysicalIO implements AutoCloseable {
+
+  private final ObjectClient client;
+  private final PhysicalIOConfiguration configuration;
+  private final MetadataStore metadata;
+  private final BlockStore blocks;
+
+  /** Physical IO over {@code client}. */
+  public PhysicalIO(ObjectClient client, PhysicalIOConfiguration configuration) {
+    this.client = client;
+    this.configuration = configuration;
+    this.metadata = new MetadataStore(client, configuration);
+    this.blocks = new BlockStore(client, configuration, metadata::invalidate);
+  }
+
+  /**
+   * The metadata of {@code location}, from the cache or from one HEAD shared by every concurrent
+   * caller; {@code onHead} is told when a HEAD is sent.
+   */
+  public CompletableFuture<ObjectMetadata> metadata(
+      ObjectLocation location, RequestOptions options, Runnable onHead) {
+    return metadata.get(location, options, onHead);
+  }
+
+  /** A reader of the object version {@code metadata} describes. The caller closes it. */
+  public ObjectReader open(ObjectLocation location, ObjectMetadata metadata, FetchContext context) {
+    ObjectBlocks state = blocks.retain(new ObjectKey(location, metadata.etag()), metadata.length());
+    return new ObjectReader(blocks, state, client, context, configuration.readTimeout().toNanos());
+  }
+
+  /** Bytes of block memory reserved now, held or in flight. */
+  public long memoryUsed() {
+    return blocks.memoryUsed();
+  }
+
+  /** The most bytes of block memory ever reserved at once. */
+  public long memoryHighWaterMark() {
+    return blocks.memoryHighWaterMark();
+  }
+
+  /** How many objects have state (open streams or cached bytes). */
+  public int trackedObjects() {
+    return blocks.trackedObjects();
+  }
+
+  @Override
+  public void close() {
+    blocks.close();
+    metadata.clear();
+  }
+}
