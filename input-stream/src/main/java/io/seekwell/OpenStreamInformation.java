@@ -12,8 +12,8 @@ import java.util.Optional;
  */
 public final class OpenStreamInformation {
 
-  private static final OpenStreamInformation DEFAULT = builder().build();
   private static final RequestCallback NO_CALLBACK = new RequestCallback() {};
+  private static final OpenStreamInformation DEFAULT = builder().build();
 
   private final Optional<ObjectMetadata> objectMetadata;
   private final InputPolicy inputPolicy;
