@@ -138,6 +138,11 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
         configuration.physicalIO().maxMemoryLimit());
   }
 
+  /** How many objects have state in the factory (open streams or cached bytes). */
+  int trackedObjects() {
+    return physicalIO.trackedObjects();
+  }
+
   /**
    * Block memory of a factory.
    *

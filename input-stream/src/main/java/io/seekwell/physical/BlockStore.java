@@ -187,14 +187,15 @@ final class BlockStore implements AutoCloseable {
       cache.asMap().replace(block.key(), block, block);
     } catch (IOException | ExecutionException | TimeoutException | InterruptedException e) {
       IOException error = asIoException(e, block);
-      block.fail(error);
+      // Forget first, so that whoever sees the failure also finds the object forgotten.
       drop(block);
       if (error instanceof ObjectChangedException) {
         invalidate(key);
       }
+      block.fail(error);
     } catch (RuntimeException e) {
-      block.fail(new IOException("GET " + key.location() + " " + block.range() + " failed", e));
       drop(block);
+      block.fail(new IOException("GET " + key.location() + " " + block.range() + " failed", e));
     } finally {
       block.unpin();
     }

@@ -1,0 +1,123 @@
+package io.seekwell;
+
+import io.seekwell.common.object.GetRequest;
+import io.seekwell.common.object.HeadRequest;
+import io.seekwell.common.object.ObjectClient;
+import io.seekwell.common.object.ObjectContent;
+import io.seekwell.common.object.ObjectLocation;
+import io.seekwell.common.object.ObjectMetadata;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Wraps an object client for concurrency tests: measures how many HEADs are in flight at once, can
+ * hold HEADs until a number of them arrived, can hang GETs of chosen objects, and can answer with
+ * random latency.
+ */
+final class ControllableObjectClient implements ObjectClient {
+
+  private final ObjectClient delegate;
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+  private final AtomicInteger headsInFlight = new AtomicInteger();
+  private final AtomicInteger maxHeadsInFlight = new AtomicInteger();
+  private final Set<ObjectLocation> hung = ConcurrentHashMap.newKeySet();
+  private final CountDownLatch hangRelease = new CountDownLatch(1);
+  private volatile CountDownLatch headGate = new CountDownLatch(0);
+  private volatile int maxLatencyMillis;
+
+  ControllableObjectClient(ObjectClient delegate) {
+    this.delegate = delegate;
+  }
+
+  /** HEADs are answered only once {@code count} of them are in flight (or after 5 s). */
+  void holdHeadsUntil(int count) {
+    headGate = new CountDownLatch(count);
+  }
+
+  /** GETs of {@code location} never answer until {@link #releaseHungGets()}. */
+  void hangGets(ObjectLocation location) {
+    hung.add(location);
+  }
+
+  void releaseHungGets() {
+    hangRelease.countDown();
+  }
+
+  /** Every answer arrives after a random delay of up to {@code millis}. */
+  void randomLatency(int millis) {
+    maxLatencyMillis = millis;
+  }
+
+  int maxHeadsInFlight() {
+    return maxHeadsInFlight.get();
+  }
+
+  @Override
+  public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
+    int inFlight = headsInFlight.incrementAndGet();
+    maxHeadsInFlight.accumulateAndGet(inFlight, Math::max);
+    CountDownLatch gate = headGate;
+    gate.countDown();
+    return CompletableFuture.runAsync(
+            () -> {
+              try {
+                gate.await(5, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            })
+        .thenCompose(ignored -> delayed(delegate.headObject(request)))
+        .whenComplete((m, e) -> headsInFlight.decrementAndGet());
+  }
+
+  @Override
+  public CompletableFuture<ObjectContent> getObject(GetRequest request) {
+    if (hung.contains(request.location())) {
+      return CompletableFuture.runAsync(
+              () -> {
+                try {
+                  hangRelease.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              })
+          .thenCompose(ignored -> delegate.getObject(request));
+    }
+    return delayed(delegate.getObject(request));
+  }
+
+  private <T> CompletableFuture<T> delayed(CompletableFuture<T> answer) {
+    int max = maxLatencyMillis;
+    if (max == 0) {
+      return answer;
+    }
+    CompletableFuture<T> later = new CompletableFuture<>();
+    timer.schedule(
+        () ->
+            answer.whenComplete(
+                (v, e) -> {
+                  if (e != null) {
+                    later.completeExceptionally(e);
+                  } else {
+                    later.complete(v);
+                  }
+                }),
+        ThreadLocalRandom.current().nextInt(max + 1),
+        TimeUnit.MILLISECONDS);
+    return later;
+  }
+
+  @Override
+  public void close() {
+    hangRelease.countDown();
+    timer.shutdownNow();
+    delegate.close();
+  }
+}

@@ -1,0 +1,106 @@
+package io.seekwell.physical;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.common.ByteRange;
+import io.seekwell.common.object.ObjectLocation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.LongRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+class RequestPlannerTest {
+
+  private static final long KIB = 1024;
+  private static final long MIB = 1024 * KIB;
+  private static final ObjectKey OBJECT = new ObjectKey(ObjectLocation.of("b", "k"), "e");
+  private static final RequestPlanner PLANNER = new RequestPlanner(PhysicalIOConfiguration.DEFAULT);
+
+  private static NavigableMap<Long, Block> blocks(ByteRange... ranges) {
+    NavigableMap<Long, Block> map = new TreeMap<>();
+    MemoryBudget budget = new MemoryBudget(Long.MAX_VALUE);
+    for (ByteRange range : ranges) {
+      map.put(range.start(), new Block(new BlockKey(OBJECT, range.start()), range, budget));
+    }
+    return map;
+  }
+
+  @Test
+  void aMissIsWidenedToTheReadAheadButNotPastTheEnd() {
+    assertEquals(ByteRange.of(100, 100 + 64 * KIB - 1), PLANNER.window(100, 100, 10 * MIB));
+    assertEquals(ByteRange.of(100, 5 * MIB), PLANNER.window(100, 5 * MIB, 10 * MIB));
+    assertEquals(ByteRange.of(1000, 1999), PLANNER.window(1000, 1000, 2000));
+  }
+
+  @Test
+  void cachedBytesAreLeftOutAndGapsBecomeOneGetEach() {
+    NavigableMap<Long, Block> existing =
+        blocks(ByteRange.of(0, 99), ByteRange.of(200, 299), ByteRange.of(300, 399));
+    assertEquals(
+        List.of(ByteRange.of(100, 199), ByteRange.of(400, 999)),
+        PLANNER.missingParts(ByteRange.of(50, 999), existing));
+    assertEquals(List.of(), PLANNER.missingParts(ByteRange.of(0, 99), existing));
+    assertEquals(
+        List.of(ByteRange.of(1000, 2000)),
+        PLANNER.missingParts(ByteRange.of(1000, 2000), existing));
+  }
+
+  @Test
+  void longGetsAreSplitIntoEqualPartsOfAtMostTheTarget() {
+    List<ByteRange> parts = PLANNER.missingParts(ByteRange.of(0, 20 * MIB - 1), blocks());
+    assertEquals(3, parts.size());
+    for (ByteRange part : parts) {
+      assertTrue(part.length() <= 8 * MIB, part::toString);
+    }
+    assertEquals(0, parts.get(0).start());
+    assertEquals(20 * MIB - 1, parts.get(2).end());
+    // Up to the tolerance (1.25 x 8 MiB) a GET is not split.
+    assertEquals(1, PLANNER.missingParts(ByteRange.of(0, 10 * MIB - 1), blocks()).size());
+    assertEquals(2, PLANNER.missingParts(ByteRange.of(0, 10 * MIB), blocks()).size());
+  }
+
+  @Property
+  void partsCoverExactlyTheMissingBytes(
+      @ForAll @Size(max = 6) List<@LongRange(max = 100) Long> starts,
+      @ForAll @IntRange(min = 1, max = 30) int blockLength,
+      @ForAll @LongRange(max = 150) long windowStart,
+      @ForAll @LongRange(min = 1, max = 100) long windowLength) {
+    PhysicalIOConfiguration small =
+        new PhysicalIOConfiguration(
+            1 << 20,
+            1,
+            16,
+            1.0,
+            10,
+            java.time.Duration.ofMinutes(1),
+            java.time.Duration.ofMinutes(1),
+            1);
+    RequestPlanner planner = new RequestPlanner(small);
+    List<ByteRange> held = new ArrayList<>();
+    long nextFree = 0;
+    for (long start : starts.stream().sorted().toList()) {
+      long s = Math.max(start, nextFree);
+      held.add(ByteRange.ofLength(s, blockLength));
+      nextFree = s + blockLength;
+    }
+    ByteRange window = ByteRange.ofLength(windowStart, windowLength);
+    List<ByteRange> parts = planner.missingParts(window, blocks(held.toArray(ByteRange[]::new)));
+    for (long position = window.start(); position <= window.end(); position++) {
+      long p = position;
+      boolean cached = held.stream().anyMatch(r -> r.contains(p));
+      long covering = parts.stream().filter(r -> r.contains(p)).count();
+      assertEquals(cached ? 0 : 1, covering, "position " + p);
+    }
+    for (ByteRange part : parts) {
+      assertTrue(window.contains(part));
+      assertTrue(part.length() <= 16, part::toString);
+    }
+  }
+}
