@@ -1,11 +1,15 @@
 package io.seekwell;
 
+import io.seekwell.common.io.BulkReadInputStream;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,6 +33,8 @@ final class ControllableObjectClient implements ObjectClient {
   private final AtomicInteger maxHeadsInFlight = new AtomicInteger();
   private final Set<ObjectLocation> hung = ConcurrentHashMap.newKeySet();
   private final CountDownLatch hangRelease = new CountDownLatch(1);
+  private final CountDownLatch bodyRelease = new CountDownLatch(1);
+  private volatile long stallBodiesAfter = -1;
   private volatile CountDownLatch headGate = new CountDownLatch(0);
   private volatile int maxLatencyMillis;
 
@@ -44,6 +50,15 @@ final class ControllableObjectClient implements ObjectClient {
   /** GETs of {@code location} never answer until {@link #releaseHungGets()}. */
   void hangGets(ObjectLocation location) {
     hung.add(location);
+  }
+
+  /** Bodies deliver {@code bytes} bytes, then wait for {@link #releaseStalledBodies()}. */
+  void stallBodiesAfter(long bytes) {
+    stallBodiesAfter = bytes;
+  }
+
+  void releaseStalledBodies() {
+    bodyRelease.countDown();
   }
 
   void releaseHungGets() {
@@ -90,7 +105,53 @@ final class ControllableObjectClient implements ObjectClient {
               })
           .thenCompose(ignored -> delegate.getObject(request));
     }
-    return delayed(delegate.getObject(request));
+    long stallAfter = stallBodiesAfter;
+    CompletableFuture<ObjectContent> answer = delayed(delegate.getObject(request));
+    return stallAfter < 0
+        ? answer
+        : answer.thenApply(
+            content ->
+                new ObjectContent(
+                    content.range(),
+                    content.etag(),
+                    new StallingStream(content.stream(), stallAfter, bodyRelease)));
+  }
+
+  /** Delivers some bytes, then blocks until released (or 60 s pass). */
+  private static final class StallingStream extends BulkReadInputStream {
+    private final InputStream body;
+    private final CountDownLatch release;
+    private long beforeStall;
+
+    StallingStream(InputStream body, long beforeStall, CountDownLatch release) {
+      this.body = body;
+      this.beforeStall = beforeStall;
+      this.release = release;
+    }
+
+    @Override
+    protected int readBytes(byte[] buffer, int offset, int length) throws IOException {
+      if (beforeStall == 0) {
+        try {
+          release.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException();
+        }
+        beforeStall = -1;
+      }
+      int allowed = beforeStall < 0 ? length : (int) Math.min(length, beforeStall);
+      int n = body.read(buffer, offset, allowed);
+      if (n > 0 && beforeStall > 0) {
+        beforeStall -= n;
+      }
+      return n;
+    }
+
+    @Override
+    public void close() throws IOException {
+      body.close();
+    }
   }
 
   private <T> CompletableFuture<T> delayed(CompletableFuture<T> answer) {
@@ -117,6 +178,7 @@ final class ControllableObjectClient implements ObjectClient {
   @Override
   public void close() {
     hangRelease.countDown();
+    bodyRelease.countDown();
     timer.shutdownNow();
     delegate.close();
   }

@@ -123,6 +123,38 @@ class PhysicalIOBehaviourTest {
   }
 
   @Test
+  void bytesAreReadableAsTheyArrive() throws Exception {
+    byte[] content = put("a", 16 * MIB, 11);
+    factory(PhysicalIOConfiguration.DEFAULT);
+    controllable.stallBodiesAfter(MIB);
+    S3SeekableInputStream whole = factory.createStream(S3URI.of("bucket", "a"));
+    CompletableFuture<Void> wholeRead =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                whole.readFully(0, new byte[8 * MIB], 0, 8 * MIB);
+              } catch (IOException e) {
+                throw new RuntimeException(e);
+              }
+            });
+    while (store.gets().isEmpty()) {
+      Thread.sleep(5);
+    }
+    try (S3SeekableInputStream head = factory.createStream(S3URI.of("bucket", "a"))) {
+      byte[] first = new byte[64 * KIB];
+      head.readFully(0, first, 0, first.length);
+      assertArrayEquals(Arrays.copyOfRange(content, 0, 64 * KIB), first);
+    }
+    assertFalse(wholeRead.isDone(), "the 8 MiB GET is still receiving");
+    assertEquals(
+        List.of(ByteRange.of(0, 8 * MIB - 1)),
+        store.gets().stream().map(GetRequest::range).toList());
+    controllable.releaseStalledBodies();
+    wholeRead.get(10, TimeUnit.SECONDS);
+    whole.close();
+  }
+
+  @Test
   void concurrentOpensOfOneObjectShareOneHead() throws Exception {
     put("a", 1000, 5);
     factory(PhysicalIOConfiguration.DEFAULT);
