@@ -155,6 +155,38 @@ class PhysicalIOBehaviourTest {
   }
 
   @Test
+  void aReadWithNoRoomLeftGoesStraightIntoTheCallersBuffer() throws Exception {
+    byte[] content = put("a", 2 * MIB, 12);
+    factory(PhysicalIOConfiguration.DEFAULT.withMaxMemoryLimit(100 * KIB));
+    controllable.stallBodiesAfter(0);
+    S3SeekableInputStream holder = factory.createStream(S3URI.of("bucket", "a"));
+    CompletableFuture<Void> held =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                holder.readFully(0, new byte[80 * KIB], 0, 80 * KIB);
+              } catch (IOException e) {
+                throw new RuntimeException(e);
+              }
+            });
+    while (store.gets().isEmpty()) {
+      Thread.sleep(5);
+    }
+    // 80 KiB are in flight and cannot be evicted: a 64 KiB read-ahead block does not fit.
+    controllable.stallBodiesAfter(-1);
+    try (S3SeekableInputStream reader = factory.createStream(S3URI.of("bucket", "a"))) {
+      byte[] bytes = new byte[10];
+      reader.readFully(MIB, bytes, 0, 10);
+      assertArrayEquals(Arrays.copyOfRange(content, MIB, MIB + 10), bytes);
+    }
+    assertEquals(ByteRange.ofLength(MIB, 10), store.gets().get(1).range());
+    assertTrue(factory.getMemoryUsage().highWaterMark() <= 100 * KIB);
+    controllable.releaseStalledBodies();
+    held.get(10, TimeUnit.SECONDS);
+    holder.close();
+  }
+
+  @Test
   void concurrentOpensOfOneObjectShareOneHead() throws Exception {
     put("a", 1000, 5);
     factory(PhysicalIOConfiguration.DEFAULT);

@@ -1,0 +1,74 @@
+package io.seekwell.physical;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.seekwell.common.config.ConnectorConfiguration;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PhysicalIOConfigurationTest {
+
+  @Test
+  void defaults() {
+    PhysicalIOConfiguration defaults =
+        PhysicalIOConfiguration.fromConfiguration(ConnectorConfiguration.empty());
+    assertEquals(PhysicalIOConfiguration.DEFAULT, defaults);
+    assertEquals(
+        Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4), defaults.maxMemoryLimit());
+    assertEquals(64 * 1024, defaults.readAheadBytes());
+    assertEquals(8 * 1024 * 1024, defaults.targetRequestSize());
+    assertEquals(1.25, defaults.requestToleranceRatio());
+    assertEquals(10_000, defaults.metadataCacheSize());
+    assertEquals(Duration.ofMinutes(5), defaults.metadataCacheTtl());
+    assertEquals(Duration.ofMinutes(2), defaults.readTimeout());
+    assertEquals(64, defaults.fetchThreads());
+  }
+
+  @Test
+  void everyKeyIsRead() {
+    Map<String, String> map =
+        Map.of(
+            "seekwell.physicalio.max.memory.limit", "256MB",
+            "seekwell.physicalio.readaheadbytes", "128KB",
+            "seekwell.physicalio.target.request.size", "16MiB",
+            "seekwell.physicalio.request.tolerance.ratio", "1.5",
+            "seekwell.physicalio.metadata.cache.size", "50",
+            "seekwell.physicalio.metadata.cache.ttl", "30s",
+            "seekwell.physicalio.read.timeout", "45s",
+            "seekwell.physicalio.fetch.threads", "8");
+    assertEquals(
+        new PhysicalIOConfiguration(
+            256L << 20,
+            128 << 10,
+            16 << 20,
+            1.5,
+            50,
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(45),
+            8),
+        PhysicalIOConfiguration.fromConfiguration(ConnectorConfiguration.of(map, "seekwell.")));
+  }
+
+  @Test
+  void badValuesNameTheKey() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                PhysicalIOConfiguration.fromConfiguration(
+                    ConnectorConfiguration.of(
+                        Map.of("seekwell.physicalio.max.memory.limit", "lots"), "seekwell.")));
+    assertEquals(
+        "Invalid value 'lots' for configuration key 'seekwell.physicalio.max.memory.limit':"
+            + " expected a size such as 65536, 64KB or 8MiB",
+        e.getMessage());
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            PhysicalIOConfiguration.fromConfiguration(
+                ConnectorConfiguration.of(
+                    Map.of("seekwell.physicalio.request.tolerance.ratio", "0.9"), "seekwell.")));
+  }
+}
