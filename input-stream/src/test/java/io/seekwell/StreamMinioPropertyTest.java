@@ -1,7 +1,5 @@
 package io.seekwell;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.seekwell.client.ObjectClientConfiguration;
 import io.seekwell.client.S3SdkObjectClient;
 import io.seekwell.client.SdkClients;
@@ -9,7 +7,6 @@ import io.seekwell.physical.PhysicalIOConfiguration;
 import io.seekwell.testing.S3TestBucket;
 import io.seekwell.testing.TestData;
 import io.seekwell.testing.WithS3Server;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,29 +49,13 @@ class StreamMinioPropertyTest {
     // Drawn by jqwik's sampler; a failure names the operation sequence that failed.
     List<StreamModelPropertyTest.Op> ops = new StreamModelPropertyTest().operations().sample();
     PhysicalIOConfiguration physicalIO =
-        new PhysicalIOConfiguration(
-            repetition.getCurrentRepetition() % 2 == 0 ? 24 * 1024 : 1 << 20,
-            4096,
-            8192,
-            1.25,
-            100,
-            Duration.ofMinutes(1),
-            Duration.ofSeconds(30),
-            4);
+        StreamModelPropertyTest.smallRequests(repetition.getCurrentRepetition() % 2 == 0);
     try (S3SeekableInputStreamFactory factory =
             StreamModelPropertyTest.factory(
                 new S3SdkObjectClient(s3, ObjectClientConfiguration.defaults()), physicalIO);
         S3SeekableInputStream stream =
             factory.createStream(S3URI.of(bucket.name(), "model/object.bin"))) {
-      StreamModelPropertyTest.Model model = new StreamModelPropertyTest.Model(CONTENT);
-      for (StreamModelPropertyTest.Op op : ops) {
-        try {
-          StreamModelPropertyTest.apply(op, stream, model);
-        } catch (AssertionError | Exception e) {
-          throw new AssertionError("Failed at " + op + " of " + ops, e);
-        }
-        assertEquals(model.position, stream.getPos(), () -> "position after " + op);
-      }
+      StreamModelPropertyTest.applyAll(ops, stream, new StreamModelPropertyTest.Model(CONTENT));
     }
   }
 }

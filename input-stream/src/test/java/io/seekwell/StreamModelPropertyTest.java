@@ -79,25 +79,40 @@ class StreamModelPropertyTest {
     memory.put(ObjectLocation.of("b", "k"), content);
     ControllableObjectClient slow = new ControllableObjectClient(memory);
     slow.randomLatency(2);
-    PhysicalIOConfiguration physicalIO =
-        new PhysicalIOConfiguration(
-            tightMemory ? 24 * 1024 : 1 << 20,
-            4096,
-            8192,
-            1.25,
-            100,
-            Duration.ofMinutes(1),
-            Duration.ofSeconds(30),
-            4);
+    PhysicalIOConfiguration physicalIO = smallRequests(tightMemory);
     try (S3SeekableInputStreamFactory factory = factory(slow, physicalIO);
         S3SeekableInputStream stream = factory.createStream(S3URI.of("b", "k"))) {
-      Model model = new Model(content);
-      for (Op op : operations) {
-        apply(op, stream, model);
-        assertEquals(model.position, stream.getPos(), () -> "position after " + op);
-      }
+      applyAll(operations, stream, new Model(content));
     }
     assertEquals(0, memory.openContents(), "leaked bodies");
+  }
+
+  /**
+   * Small reads-ahead and GETs, so that GETs are split, and with {@code tightMemory} a limit that
+   * makes blocks evicted and reads go direct.
+   */
+  static PhysicalIOConfiguration smallRequests(boolean tightMemory) {
+    return new PhysicalIOConfiguration(
+        tightMemory ? 24 * 1024 : 1 << 20,
+        4096,
+        8192,
+        1.25,
+        100,
+        Duration.ofMinutes(1),
+        Duration.ofSeconds(30),
+        4);
+  }
+
+  /** Applies every operation to the stream and the model; a failure names the sequence. */
+  static void applyAll(List<Op> operations, S3SeekableInputStream stream, Model model) {
+    for (Op op : operations) {
+      try {
+        apply(op, stream, model);
+        assertEquals(model.position, stream.getPos(), () -> "position after " + op);
+      } catch (AssertionError | Exception e) {
+        throw new AssertionError("Failed at " + op + " of " + operations, e);
+      }
+    }
   }
 
   static S3SeekableInputStreamFactory factory(

@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Policy;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.seekwell.common.ByteRange;
+import io.seekwell.common.concurrent.DaemonPools;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectChangedException;
 import io.seekwell.common.object.ObjectClient;
@@ -15,7 +16,6 @@ import java.io.InterruptedIOException;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -66,22 +66,9 @@ final class BlockStore implements AutoCloseable {
             .evictionListener((BlockKey key, Block block, RemovalCause cause) -> forget(block))
             .executor(Runnable::run)
             .build();
-    int threads = configuration.fetchThreads();
-    String prefix = "seekwell-fetch-" + STORE_IDS.incrementAndGet() + "-";
-    AtomicInteger threadIds = new AtomicInteger();
     this.fetchPool =
-        new ThreadPoolExecutor(
-            threads,
-            threads,
-            30,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
-            runnable -> {
-              Thread thread = new Thread(runnable, prefix + threadIds.incrementAndGet());
-              thread.setDaemon(true);
-              return thread;
-            });
-    this.fetchPool.allowCoreThreadTimeOut(true);
+        DaemonPools.bounded(
+            "seekwell-fetch-" + STORE_IDS.incrementAndGet() + "-", configuration.fetchThreads());
   }
 
   /** The blocks of {@code key}, counted as used by one more stream. */
@@ -274,12 +261,7 @@ final class BlockStore implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    fetchPool.shutdownNow();
-    try {
-      fetchPool.awaitTermination(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    DaemonPools.shutdown(fetchPool);
     for (Block block : cache.asMap().values()) {
       drop(block);
     }

@@ -1,5 +1,6 @@
 package io.seekwell.client;
 
+import io.seekwell.common.concurrent.DaemonPools;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
@@ -48,11 +49,7 @@ public final class RetryingObjectClient implements ObjectClient {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread thread = new Thread(runnable, "seekwell-retry-scheduler");
-              thread.setDaemon(true);
-              return thread;
-            });
+            DaemonPools.threadFactory("seekwell-retry-scheduler-"));
   }
 
   @Override
@@ -115,17 +112,7 @@ public final class RetryingObjectClient implements ObjectClient {
 
   @Override
   public void close() {
-    scheduler.shutdownNow();
-    awaitTermination(scheduler);
+    DaemonPools.shutdown(scheduler);
     delegate.close();
-  }
-
-  /** Waits up to 10 seconds for a pool's threads to end after it was shut down. */
-  static void awaitTermination(java.util.concurrent.ExecutorService pool) {
-    try {
-      pool.awaitTermination(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.seekwell.client;
 
+import io.seekwell.common.concurrent.DaemonPools;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectClient;
@@ -7,10 +8,7 @@ import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectMetadata;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -37,16 +35,10 @@ public final class S3SyncSdkObjectClient implements ObjectClient {
   public S3SyncSdkObjectClient(S3Client s3, ObjectClientConfiguration configuration) {
     this.s3 = Objects.requireNonNull(s3, "s3");
     this.configuration = Objects.requireNonNull(configuration, "configuration");
-    int threads = configuration.maxConnections();
     this.executor =
-        new ThreadPoolExecutor(
-            threads,
-            threads,
-            30,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
-            daemonThreads("seekwell-sync-client-" + CLIENT_IDS.incrementAndGet() + "-"));
-    this.executor.allowCoreThreadTimeOut(true);
+        DaemonPools.bounded(
+            "seekwell-sync-client-" + CLIENT_IDS.incrementAndGet() + "-",
+            configuration.maxConnections());
   }
 
   @Override
@@ -95,18 +87,8 @@ public final class S3SyncSdkObjectClient implements ObjectClient {
     return future;
   }
 
-  private static ThreadFactory daemonThreads(String prefix) {
-    AtomicInteger count = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
-  }
-
   @Override
   public void close() {
-    executor.shutdownNow();
-    RetryingObjectClient.awaitTermination(executor);
+    DaemonPools.shutdown(executor);
   }
 }
