@@ -17,6 +17,8 @@ import io.seekwell.physical.PhysicalIOConfiguration;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -308,6 +310,42 @@ class PhysicalIOBehaviourTest {
     // At most the objects whose blocks still fit in 1 MiB keep state.
     assertTrue(factory.trackedObjects() <= 16, () -> factory.trackedObjects() + " objects");
     assertTrue(factory.getMemoryUsage().highWaterMark() <= MIB);
+    // Older blocks were evicted to make room, so the last object read is cached: no new GET.
+    int gets = store.gets().size();
+    assertEquals(500, gets);
+    try (S3SeekableInputStream stream = factory.createStream(S3URI.of("bucket", "small-499"))) {
+      stream.readFully(0, buffer, 0, buffer.length);
+    }
+    assertEquals(gets, store.gets().size());
+  }
+
+  @Test
+  void metadataExpiresAfterItsTimeToLive() throws Exception {
+    put("a", 100, 13);
+    factory(
+        new PhysicalIOConfiguration(
+            MIB, 64 * KIB, 8 * MIB, 1.25, 10, Duration.ofMillis(200), Duration.ofMinutes(1), 4));
+    factory.createStream(S3URI.of("bucket", "a")).close();
+    factory.createStream(S3URI.of("bucket", "a")).close();
+    assertEquals(1, store.heads().size());
+    Thread.sleep(400);
+    factory.createStream(S3URI.of("bucket", "a")).close();
+    assertEquals(2, store.heads().size());
+  }
+
+  @Test
+  void aReadThatGetsNoBytesInTimeFails() throws Exception {
+    put("a", 100_000, 14);
+    factory(
+        new PhysicalIOConfiguration(
+            MIB, 64 * KIB, 8 * MIB, 1.25, 10, Duration.ofMinutes(1), Duration.ofMillis(300), 4));
+    controllable.hangGets(ObjectLocation.of("bucket", "a"));
+    try (S3SeekableInputStream stream = factory.createStream(S3URI.of("bucket", "a"))) {
+      InterruptedIOException e = assertThrows(InterruptedIOException.class, stream::read);
+      assertTrue(e.getMessage().contains("s3://bucket/a"), e.getMessage());
+    } finally {
+      controllable.releaseHungGets();
+    }
   }
 
   @Test

@@ -1,0 +1,63 @@
+package io.seekwell;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.object.CustomerKey;
+import io.seekwell.testing.S3TestBucket;
+import io.seekwell.testing.TestData;
+import io.seekwell.testing.WithS3Server;
+import java.nio.file.AccessDeniedException;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/** A stream over an SSE-C object sends the key with its HEAD and GETs (MinIO over TLS). */
+@WithS3Server(tls = true)
+class StreamSseCustomerKeyMinioTest {
+
+  @Test
+  void streamReadsAnEncryptedObjectWithItsKey(S3TestBucket bucket) throws Exception {
+    byte[] content = TestData.randomBytes(41, 500_000);
+    CustomerKey key = CustomerKey.of(TestData.randomBytes(42, 32));
+    bucket
+        .admin()
+        .putObject(
+            b ->
+                b.bucket(bucket.name())
+                    .key("secret.bin")
+                    .sseCustomerAlgorithm(CustomerKey.ALGORITHM)
+                    .sseCustomerKey(key.base64Key())
+                    .sseCustomerKeyMD5(key.base64KeyMd5()),
+            RequestBody.fromBytes(content));
+    Apache5HttpClient.Builder http = Apache5HttpClient.builder();
+    bucket.endpoint().certificate().ifPresent(c -> http.tlsTrustManagersProvider(c::trustManagers));
+    S3URI uri = S3URI.of(bucket.name(), "secret.bin");
+    try (S3Client s3 =
+            bucket.endpoint().configure(S3Client.builder()).httpClientBuilder(http).build();
+        S3SeekableInputStreamFactory factory =
+            new S3SeekableInputStreamFactory(s3, S3SeekableInputStreamConfiguration.DEFAULT)) {
+      try (S3SeekableInputStream stream =
+          factory.createStream(uri, OpenStreamInformation.builder().customerKey(key).build())) {
+        byte[] bytes = new byte[200_000];
+        stream.readFully(250_000, bytes, 0, bytes.length);
+        assertArrayEquals(Arrays.copyOfRange(content, 250_000, 450_000), bytes);
+      }
+      assertEquals(1, factory.getMetrics().get(Metric.HEAD_REQUESTS));
+      CustomerKey wrong = CustomerKey.of(TestData.randomBytes(43, 32));
+      S3URI other = S3URI.of(bucket.name(), "secret.bin");
+      try (S3SeekableInputStreamFactory fresh =
+          new S3SeekableInputStreamFactory(s3, S3SeekableInputStreamConfiguration.DEFAULT)) {
+        assertThrows(
+            AccessDeniedException.class,
+            () ->
+                fresh.createStream(
+                    other, OpenStreamInformation.builder().customerKey(wrong).build()));
+      }
+    }
+  }
+}
