@@ -1,6 +1,7 @@
 package io.seekwell;
 
 import io.seekwell.common.ByteRange;
+import io.seekwell.logical.ReadStrategy;
 import io.seekwell.physical.ObjectReader;
 import java.io.EOFException;
 import java.io.IOException;
@@ -23,14 +24,16 @@ public final class S3SeekableInputStream extends SeekableInputStream {
 
   private final S3URI uri;
   private final ObjectReader reader;
+  private final ReadStrategy strategy;
   private final long length;
   private final byte[] oneByte = new byte[1];
   private long position;
   private boolean closed;
 
-  S3SeekableInputStream(S3URI uri, ObjectReader reader) {
+  S3SeekableInputStream(S3URI uri, ObjectReader reader, ReadStrategy strategy) {
     this.uri = uri;
     this.reader = reader;
+    this.strategy = strategy;
     this.length = reader.length();
   }
 
@@ -50,6 +53,7 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     if (position >= length) {
       return -1;
     }
+    strategy.beforeRead(position, 1);
     reader.read(position, oneByte, 0, 1);
     position++;
     return oneByte[0] & 0xFF;
@@ -65,6 +69,7 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     if (position >= length) {
       return -1;
     }
+    strategy.beforeRead(position, len);
     int n = reader.read(position, buffer, offset, len);
     position += n;
     return n;

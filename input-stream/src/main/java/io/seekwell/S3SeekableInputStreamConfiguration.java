@@ -2,6 +2,7 @@ package io.seekwell;
 
 import io.seekwell.client.ObjectClientConfiguration;
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.logical.LogicalIOConfiguration;
 import io.seekwell.physical.PhysicalIOConfiguration;
 import java.util.Objects;
 
@@ -16,24 +17,32 @@ public final class S3SeekableInputStreamConfiguration {
   public static final S3SeekableInputStreamConfiguration DEFAULT = builder().build();
 
   private final PhysicalIOConfiguration physicalIO;
+  private final LogicalIOConfiguration logicalIO;
   private final ObjectClientConfiguration client;
+  private final ConnectorConfiguration rawConfiguration;
 
-  private S3SeekableInputStreamConfiguration(
-      PhysicalIOConfiguration physicalIO, ObjectClientConfiguration client) {
-    this.physicalIO = physicalIO;
-    this.client = client;
+  private S3SeekableInputStreamConfiguration(Builder builder) {
+    this.physicalIO = builder.physicalIO;
+    this.logicalIO = builder.logicalIO;
+    this.client = builder.client;
+    this.rawConfiguration = builder.rawConfiguration;
   }
 
   /**
-   * Reads the settings ({@code physicalio.*}, {@code client.*}) from {@code configuration}.
+   * Reads the settings ({@code physicalio.*}, {@code logicalio.*}, {@code client.*}) from {@code
+   * configuration}.
    *
    * @throws IllegalArgumentException naming the key, for a value that cannot be used
    */
   public static S3SeekableInputStreamConfiguration fromConfiguration(
       ConnectorConfiguration configuration) {
-    return new S3SeekableInputStreamConfiguration(
-        PhysicalIOConfiguration.fromConfiguration(configuration),
-        ObjectClientConfiguration.fromConfiguration(configuration));
+    Builder builder = builder();
+    builder.rawConfiguration = configuration;
+    return builder
+        .physicalIO(PhysicalIOConfiguration.fromConfiguration(configuration))
+        .logicalIO(LogicalIOConfiguration.fromConfiguration(configuration))
+        .client(ObjectClientConfiguration.fromConfiguration(configuration))
+        .build();
   }
 
   /** A builder with every setting at its default. */
@@ -46,6 +55,16 @@ public final class S3SeekableInputStreamConfiguration {
     return physicalIO;
   }
 
+  /** Read-ahead: small objects, sequential windows. */
+  public LogicalIOConfiguration logicalIO() {
+    return logicalIO;
+  }
+
+  /** The map the settings were read from, for format plug-ins' own keys. */
+  ConnectorConfiguration rawConfiguration() {
+    return rawConfiguration;
+  }
+
   /** Retries and timeouts of the object client the factory builds. */
   public ObjectClientConfiguration client() {
     return client;
@@ -54,13 +73,21 @@ public final class S3SeekableInputStreamConfiguration {
   /** Builds a configuration. Not thread-safe. */
   public static final class Builder {
     private PhysicalIOConfiguration physicalIO = PhysicalIOConfiguration.DEFAULT;
+    private LogicalIOConfiguration logicalIO = LogicalIOConfiguration.DEFAULT;
     private ObjectClientConfiguration client = ObjectClientConfiguration.defaults();
+    private ConnectorConfiguration rawConfiguration = ConnectorConfiguration.empty();
 
     private Builder() {}
 
     /** Caching and request shaping settings. */
     public Builder physicalIO(PhysicalIOConfiguration settings) {
       this.physicalIO = Objects.requireNonNull(settings, "settings");
+      return this;
+    }
+
+    /** Read-ahead settings. */
+    public Builder logicalIO(LogicalIOConfiguration settings) {
+      this.logicalIO = Objects.requireNonNull(settings, "settings");
       return this;
     }
 
@@ -72,7 +99,7 @@ public final class S3SeekableInputStreamConfiguration {
 
     /** The configuration. */
     public S3SeekableInputStreamConfiguration build() {
-      return new S3SeekableInputStreamConfiguration(physicalIO, client);
+      return new S3SeekableInputStreamConfiguration(this);
     }
   }
 }

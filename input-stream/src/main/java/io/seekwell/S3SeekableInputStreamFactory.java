@@ -8,7 +8,10 @@ import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.common.object.MeteredObjectClient;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.logical.Prefetcher;
+import io.seekwell.logical.ReadStrategy;
 import io.seekwell.physical.FetchContext;
+import io.seekwell.physical.ObjectReader;
 import io.seekwell.physical.PhysicalIO;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -32,6 +35,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
   private final ObjectClient client;
   private final Metrics metrics;
   private final PhysicalIO physicalIO;
+  private final ReadStrategySelector strategies;
   private final S3SeekableInputStreamConfiguration configuration;
   private volatile boolean closed;
 
@@ -73,6 +77,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     this.client =
         withRetries ? new RetryingObjectClient(metered, configuration.client(), metrics) : metered;
     this.physicalIO = new PhysicalIO(this.client, configuration.physicalIO());
+    this.strategies = new ReadStrategySelector(configuration);
   }
 
   /** Opens a stream over {@code uri}, asking the store for its length and ETag. */
@@ -101,7 +106,17 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
         new FetchContext(
             information.requestOptions(),
             range -> information.requestCallback().onGetRequest(uri, range));
-    return new S3SeekableInputStream(uri, physicalIO.open(uri.location(), metadata, context));
+    ObjectReader reader = physicalIO.open(uri.location(), metadata, context);
+    try {
+      Prefetcher prefetcher = new ReaderPrefetcher(reader);
+      strategies.prefetchSmallObject(information.inputPolicy(), prefetcher);
+      ReadStrategy strategy = strategies.select(uri, information.inputPolicy(), prefetcher);
+      strategy.onOpen();
+      return new S3SeekableInputStream(uri, reader, strategy);
+    } catch (IOException | RuntimeException e) {
+      reader.close();
+      throw e;
+    }
   }
 
   private ObjectMetadata awaitMetadata(S3URI uri, OpenStreamInformation information)
@@ -159,6 +174,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
       return;
     }
     closed = true;
+    strategies.close();
     physicalIO.close();
     client.close();
   }

@@ -179,7 +179,13 @@ final class ControllableObjectClient implements ObjectClient {
   public void close() {
     hangRelease.countDown();
     bodyRelease.countDown();
-    timer.shutdownNow();
+    // Deliver what is still scheduled, so that nothing handed out stays unclosed.
+    timer.shutdown();
+    try {
+      timer.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     delegate.close();
   }
 }

@@ -13,6 +13,7 @@ import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectChangedException;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.logical.LogicalIOConfiguration;
 import io.seekwell.physical.PhysicalIOConfiguration;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
@@ -31,7 +32,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Caching, request shaping, concurrency and memory of the physical IO, on in-memory objects. */
+/**
+ * Caching, request shaping, concurrency and memory of the physical IO, on in-memory objects, with
+ * read-ahead off so that every GET is one a read asked for.
+ */
 class PhysicalIOBehaviourTest {
 
   private static final int KIB = 1024;
@@ -45,7 +49,10 @@ class PhysicalIOBehaviourTest {
     factory =
         new S3SeekableInputStreamFactory(
             controllable,
-            S3SeekableInputStreamConfiguration.builder().physicalIO(physicalIO).build());
+            S3SeekableInputStreamConfiguration.builder()
+                .physicalIO(physicalIO)
+                .logicalIO(LogicalIOConfiguration.OFF)
+                .build());
     return factory;
   }
 

@@ -18,7 +18,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -168,7 +167,7 @@ final class BlockStore implements AutoCloseable {
       GetRequest request =
           new GetRequest(key.location(), block.range(), Optional.of(key.etag()), context.options());
       try (ObjectContent content =
-          client.getObject(request).get(readTimeoutNanos, TimeUnit.NANOSECONDS)) {
+          ObjectContent.await(client.getObject(request), readTimeoutNanos)) {
         block.fillFrom(content.stream());
       }
       cache.asMap().replace(block.key(), block, block);

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -97,14 +96,21 @@ public final class ObjectReader implements AutoCloseable {
     return total;
   }
 
-  /** Starts GETs for {@code range} if its bytes are not cached, without waiting for them. */
-  public void prefetch(ByteRange range) throws IOException {
-    if (range.start() < blocks.length()) {
-      Block block = blocks.blockAt(range.start());
-      if (block == null || block.range().end() < range.end()) {
-        store.fetch(blocks, range.start(), Math.min(range.end(), blocks.length() - 1), context);
-      }
+  /**
+   * Starts GETs for the bytes of {@code range} not cached or in flight, without waiting for them.
+   *
+   * @return false if memory could not be found for the first missing bytes
+   */
+  public boolean prefetch(ByteRange range) throws IOException {
+    if (range.start() >= blocks.length()) {
+      return true;
     }
+    Block block = blocks.blockAt(range.start());
+    if (block != null && block.range().end() >= range.end()) {
+      return true;
+    }
+    long start = block == null ? range.start() : block.range().end() + 1;
+    return store.fetch(blocks, start, Math.min(range.end(), blocks.length() - 1), context);
   }
 
   /** How many bytes from {@code position} on can be read without waiting. */
@@ -137,8 +143,7 @@ public final class ObjectReader implements AutoCloseable {
     GetRequest request =
         new GetRequest(
             blocks.key().location(), range, Optional.of(blocks.key().etag()), context.options());
-    try (ObjectContent content =
-        client.getObject(request).get(timeoutNanos, TimeUnit.NANOSECONDS)) {
+    try (ObjectContent content = ObjectContent.await(client.getObject(request), timeoutNanos)) {
       int n = content.stream().readNBytes(buffer, offset, length);
       if (n < length) {
         throw new EOFException(

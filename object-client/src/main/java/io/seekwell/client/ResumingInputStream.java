@@ -84,7 +84,7 @@ final class ResumingInputStream extends BulkReadInputStream {
       sleep(delayNanos);
       GetRequest rest = request.withRange(request.range().suffixFrom(position)).withEtag(etag);
       try {
-        current = client.getObject(rest).get(remainingNanos - delayNanos, TimeUnit.NANOSECONDS);
+        current = ObjectContent.await(client.getObject(rest), remainingNanos - delayNanos);
         return;
       } catch (ExecutionException e) {
         last = RetryPolicy.asIoException(e);

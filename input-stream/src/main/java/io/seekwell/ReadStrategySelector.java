@@ -1,0 +1,122 @@
+package io.seekwell;
+
+import io.seekwell.common.ByteRange;
+import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.logical.FormatPlugin;
+import io.seekwell.logical.LogicalIOConfiguration;
+import io.seekwell.logical.Prefetcher;
+import io.seekwell.logical.ReadStrategy;
+import io.seekwell.logical.SequentialReadahead;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Chooses each stream's {@link ReadStrategy}: from the caller's {@link InputPolicy}, else from the
+ * object's key (configurable suffixes, matched in any case), with format plug-ins found through
+ * {@link ServiceLoader}. Thread-safe; one per factory, and it owns the plug-ins.
+ */
+final class ReadStrategySelector implements AutoCloseable {
+
+  /** A plug-in and the key pattern that selects it. */
+  private record Format(FormatPlugin plugin, Pattern keys) {}
+
+  private final LogicalIOConfiguration configuration;
+  private final long requestSize;
+  private final long maxWindow;
+  private final Pattern sequentialKeys;
+  private final List<Format> formats = new ArrayList<>();
+
+  ReadStrategySelector(S3SeekableInputStreamConfiguration settings) {
+    this.configuration = settings.logicalIO();
+    this.requestSize = settings.physicalIO().targetRequestSize();
+    // A window larger than half the memory bound would evict its own unread bytes.
+    this.maxWindow =
+        Math.max(
+            configuration.sequentialInitialSize(),
+            Math.min(
+                configuration.sequentialMaxSize(), settings.physicalIO().maxMemoryLimit() / 2));
+    this.sequentialKeys = suffixPattern(configuration.sequentialSuffixes());
+    ConnectorConfiguration raw = settings.rawConfiguration();
+    for (FormatPlugin plugin : ServiceLoader.load(FormatPlugin.class)) {
+      ConnectorConfiguration own = raw.narrow(LogicalIOConfiguration.PREFIX + plugin.name() + ".");
+      plugin.configure(own);
+      List<String> suffixes =
+          own.getString("suffixes")
+              .map(text -> List.of(text.split(",")))
+              .orElse(plugin.defaultSuffixes());
+      formats.add(new Format(plugin, suffixPattern(suffixes)));
+    }
+  }
+
+  /** The names of the format plug-ins found. */
+  List<String> formatNames() {
+    return formats.stream().map(format -> format.plugin().name()).toList();
+  }
+
+  /** The strategy for a new stream over {@code uri}, read as {@code policy} says. */
+  ReadStrategy select(S3URI uri, InputPolicy policy, Prefetcher prefetcher) {
+    switch (policy) {
+      case RANDOM:
+        return ReadStrategy.NONE;
+      case SEQUENTIAL:
+      case WHOLE_FILE:
+        return sequential(prefetcher, true);
+      case COLUMNAR:
+        return formatFor(uri)
+            .map(format -> format.plugin().newStrategy(prefetcher))
+            .orElse(ReadStrategy.NONE);
+      default:
+        return formatFor(uri)
+            .map(format -> format.plugin().newStrategy(prefetcher))
+            .orElseGet(() -> sequential(prefetcher, sequentialKeys.matcher(uri.key()).find()));
+    }
+  }
+
+  /** Starts the GET of a whole small object at open, if settings and policy allow. */
+  void prefetchSmallObject(InputPolicy policy, Prefetcher prefetcher) throws IOException {
+    long length = prefetcher.objectLength();
+    if (configuration.smallObjectPrefetch()
+        && policy != InputPolicy.RANDOM
+        && length > 0
+        && length <= configuration.smallObjectThreshold()) {
+      prefetcher.prefetch(ByteRange.of(0, length - 1));
+    }
+  }
+
+  private ReadStrategy sequential(Prefetcher prefetcher, boolean startAtFirstRead) {
+    if (!configuration.sequentialPrefetch()) {
+      return ReadStrategy.NONE;
+    }
+    return new SequentialReadahead(
+        prefetcher,
+        configuration.sequentialInitialSize(),
+        maxWindow,
+        requestSize,
+        startAtFirstRead);
+  }
+
+  private java.util.Optional<Format> formatFor(S3URI uri) {
+    return formats.stream().filter(f -> f.keys().matcher(uri.key()).find()).findFirst();
+  }
+
+  private static Pattern suffixPattern(List<String> suffixes) {
+    List<String> cleaned = suffixes.stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
+    if (cleaned.isEmpty()) {
+      return Pattern.compile("(?!)");
+    }
+    return Pattern.compile(
+        cleaned.stream().map(Pattern::quote).collect(Collectors.joining("|", "(?:", ")$")),
+        Pattern.CASE_INSENSITIVE);
+  }
+
+  @Override
+  public void close() {
+    for (Format format : formats) {
+      format.plugin().close();
+    }
+  }
+}

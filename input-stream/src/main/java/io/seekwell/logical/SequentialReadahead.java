@@ -1,0 +1,87 @@
+package io.seekwell.logical;
+
+import io.seekwell.common.ByteRange;
+import java.io.IOException;
+
+/**
+ * A sliding read-ahead window for sequential reads. While reads follow each other, it keeps
+ * requests in flight ahead of the reader and tops the window up as soon as less than half of it is
+ * left (the low-water mark), so the pipeline never drains. Requests grow from the initial size up
+ * to the request size; the window doubles with each top-up up to its maximum. A read that does not
+ * continue where the last one ended collapses the window. Never asks past the end of the object; a
+ * request refused by the memory bound stops the top-up. Not thread-safe: one stream owns it.
+ */
+public final class SequentialReadahead implements ReadStrategy {
+
+  private final Prefetcher prefetcher;
+  private final long initialSize;
+  private final long maxWindow;
+  private final long requestSize;
+  private final boolean startAtFirstRead;
+  private long expectedNext = 0;
+  private long frontier = -1;
+  private long window;
+  private long nextRequestSize;
+  private boolean firstRead = true;
+
+  /**
+   * Read-ahead for one stream.
+   *
+   * @param startAtFirstRead whether the first read, wherever it is, starts the window (the caller
+   *     said the stream is sequential); otherwise only a read at 0 or a read that continues the
+   *     previous one does
+   */
+  public SequentialReadahead(
+      Prefetcher prefetcher,
+      long initialSize,
+      long maxWindow,
+      long requestSize,
+      boolean startAtFirstRead) {
+    this.prefetcher = prefetcher;
+    this.initialSize = initialSize;
+    this.maxWindow = Math.max(initialSize, maxWindow);
+    this.requestSize = Math.max(1, requestSize);
+    this.startAtFirstRead = startAtFirstRead;
+  }
+
+  @Override
+  public void beforeRead(long position, long length) throws IOException {
+    boolean sequential = position == expectedNext || (firstRead && startAtFirstRead);
+    firstRead = false;
+    long end = Math.min(position + Math.max(length, 1), prefetcher.objectLength());
+    expectedNext = position + length;
+    if (!sequential) {
+      window = 0;
+      frontier = -1;
+      return;
+    }
+    if (window == 0) {
+      window = initialSize;
+      nextRequestSize = Math.min(initialSize, requestSize);
+      frontier = position;
+    }
+    if (frontier < end) {
+      frontier = position;
+    }
+    if (frontier - end < window / 2) {
+      topUp(position, end);
+    }
+  }
+
+  private void topUp(long readerStart, long readerEnd) throws IOException {
+    long target = Math.min(prefetcher.objectLength(), Math.max(readerEnd, readerStart + window));
+    boolean issued = false;
+    while (frontier < target) {
+      long size = Math.min(nextRequestSize, prefetcher.objectLength() - frontier);
+      if (!prefetcher.prefetch(ByteRange.ofLength(frontier, size))) {
+        break;
+      }
+      frontier += size;
+      nextRequestSize = Math.min(nextRequestSize * 2, requestSize);
+      issued = true;
+    }
+    if (issued) {
+      window = Math.min(window * 2, maxWindow);
+    }
+  }
+}
