@@ -33,6 +33,7 @@ final class Block {
   private volatile int filled;
   private volatile IOException failure;
   private volatile boolean evicted;
+  private volatile boolean read;
 
   /** A block whose memory is already reserved in {@code budget}, pinned once for its fetcher. */
   Block(BlockKey key, ByteRange range, MemoryBudget budget) {
@@ -48,6 +49,11 @@ final class Block {
 
   ByteRange range() {
     return range;
+  }
+
+  /** Whether a reader has copied bytes from the block (prefetched blocks start unread). */
+  boolean wasRead() {
+    return read;
   }
 
   boolean isComplete() {
@@ -137,6 +143,9 @@ final class Block {
     }
     int n = Math.min(length, arrived - from);
     System.arraycopy(data, from, buffer, offset, n);
+    if (!read) {
+      read = true;
+    }
     return n;
   }
 

@@ -13,6 +13,9 @@ import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectLocation;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -25,10 +28,11 @@ import java.util.function.Consumer;
 
 /**
  * The block cache of one factory, shared by all its streams: plans and sends the GETs for missed
- * bytes, admits them against the hard {@link MemoryBudget}, and evicts unpinned blocks (chosen by
- * Caffeine's policy, weighed by size) to make room. Thread-safe; there is no lock on the path of a
- * read of cached bytes, planning locks one object only, and only admission under memory pressure
- * takes the store-wide eviction lock, never while waiting for I/O.
+ * bytes, admits them against the hard {@link MemoryBudget}, and evicts blocks (ranked by Caffeine's
+ * policy, weighed by size) to make room. The cache never exceeds its maximum weight by itself, so
+ * every eviction is decided here. Thread-safe; there is no lock on the path of a read of cached
+ * bytes, planning locks one object only, and only admission under memory pressure takes the
+ * store-wide eviction lock, never while waiting for I/O.
  */
 final class BlockStore implements AutoCloseable {
 
@@ -130,21 +134,44 @@ final class BlockStore implements AutoCloseable {
     return budget.tryReserve(bytes);
   }
 
-  /** Evicts unpinned complete blocks until {@code bytes} more would fit, if it can. */
+  /**
+   * Evicts complete blocks, coldest first as Caffeine's policy ranks them, until {@code bytes} more
+   * would fit: first blocks that were read, then, if that is not enough, prefetched blocks nobody
+   * has read yet. Blocks still receiving are never evicted; a block a reader is copying from
+   * returns its memory when the reader is done.
+   */
   private void evictFor(long bytes) {
     evictionLock.lock();
     try {
-      long deficit = budget.used() + bytes - budget.limit();
-      if (deficit <= 0) {
-        return;
-      }
       Policy.Eviction<BlockKey, Block> eviction = cache.policy().eviction().orElseThrow();
-      long weighted = eviction.weightedSize().orElse(0);
-      eviction.setMaximum(Math.max(0, weighted - deficit));
-      eviction.setMaximum(budget.limit());
+      for (boolean includeUnread : new boolean[] {false, true}) {
+        long deficit = budget.used() + bytes - budget.limit();
+        if (deficit <= 0) {
+          return;
+        }
+        List<Block> victims =
+            eviction.coldest(entries -> victims(entries.iterator(), deficit, includeUnread));
+        victims.forEach(this::drop);
+      }
     } finally {
       evictionLock.unlock();
     }
+  }
+
+  private static List<Block> victims(
+      Iterator<Policy.CacheEntry<BlockKey, Block>> coldestFirst,
+      long deficit,
+      boolean includeUnread) {
+    List<Block> victims = new ArrayList<>();
+    long freed = 0;
+    while (freed < deficit && coldestFirst.hasNext()) {
+      Block block = coldestFirst.next().getValue();
+      if (block.weight() > 0 && (includeUnread || block.wasRead())) {
+        victims.add(block);
+        freed += block.weight();
+      }
+    }
+    return victims;
   }
 
   private void start(ObjectBlocks blocks, ByteRange part, FetchContext context) {
