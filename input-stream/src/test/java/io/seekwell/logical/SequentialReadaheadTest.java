@@ -1,0 +1,130 @@
+package io.seekwell.logical;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.common.ByteRange;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SequentialReadaheadTest {
+
+  private static final long KIB = 1024;
+  private static final long MIB = 1024 * KIB;
+
+  /** Records prefetches; refuses them while {@code refuse} is set. */
+  private static final class Recorder implements Prefetcher {
+    final long length;
+    final List<ByteRange> prefetched = new ArrayList<>();
+    boolean refuse;
+
+    Recorder(long length) {
+      this.length = length;
+    }
+
+    @Override
+    public long objectLength() {
+      return length;
+    }
+
+    @Override
+    public boolean prefetch(ByteRange range) {
+      if (refuse) {
+        return false;
+      }
+      prefetched.add(range);
+      return true;
+    }
+
+    @Override
+    public void readFully(long position, byte[] buffer, int offset, int length) {
+      throw new UnsupportedOperationException();
+    }
+
+    long frontier() {
+      return prefetched.isEmpty() ? 0 : prefetched.get(prefetched.size() - 1).end() + 1;
+    }
+  }
+
+  private static SequentialReadahead readahead(Recorder recorder, boolean eager) {
+    return new SequentialReadahead(recorder, 2 * MIB, 128 * MIB, 8 * MIB, eager);
+  }
+
+  @Test
+  void aSequentialScanIsCoveredOnceInGrowingRequestsThatStayAheadOfTheReader() throws IOException {
+    long length = 256 * MIB;
+    Recorder recorder = new Recorder(length);
+    SequentialReadahead readahead = readahead(recorder, false);
+    for (long position = 0; position < length; position += 64 * KIB) {
+      readahead.beforeRead(position, 64 * KIB);
+      long readEnd = position + 64 * KIB;
+      assertTrue(recorder.frontier() >= readEnd, "the read at " + position + " is covered");
+      if (readEnd < length - 8 * MIB) {
+        assertTrue(
+            recorder.frontier() - readEnd >= MIB, "requests stay ahead of the read at " + position);
+      }
+    }
+    List<ByteRange> requests = recorder.prefetched;
+    assertTrue(requests.size() <= 256 / 8 + 3, requests.size() + " requests");
+    assertEquals(ByteRange.ofLength(0, 2 * MIB), requests.get(0));
+    assertEquals(ByteRange.ofLength(2 * MIB, 4 * MIB), requests.get(1));
+    long next = 0;
+    for (ByteRange request : requests) {
+      assertEquals(next, request.start(), "contiguous, no overlap");
+      assertTrue(request.length() <= 8 * MIB);
+      next = request.end() + 1;
+    }
+    assertEquals(length, next, "exactly the whole object, never past its end");
+  }
+
+  @Test
+  void aRandomReadCollapsesTheWindowAndTwoSequentialReadsReopenIt() throws IOException {
+    Recorder recorder = new Recorder(100 * MIB);
+    SequentialReadahead readahead = readahead(recorder, false);
+    readahead.beforeRead(0, 1000);
+    assertEquals(1, recorder.prefetched.size());
+    readahead.beforeRead(50 * MIB, 1000);
+    readahead.beforeRead(20 * MIB, 1000);
+    assertEquals(1, recorder.prefetched.size(), "random reads get no read-ahead");
+    readahead.beforeRead(20 * MIB + 1000, 1000);
+    assertEquals(ByteRange.ofLength(20 * MIB + 1000, 2 * MIB), recorder.prefetched.get(1));
+  }
+
+  @Test
+  void withoutAHintOnlyAReadAtTheStartOrAContinuationStartsTheWindow() throws IOException {
+    Recorder lazy = new Recorder(10 * MIB);
+    readahead(lazy, false).beforeRead(5 * MIB, 100);
+    assertEquals(List.of(), lazy.prefetched);
+    Recorder eager = new Recorder(10 * MIB);
+    readahead(eager, true).beforeRead(5 * MIB, 100);
+    assertEquals(List.of(ByteRange.ofLength(5 * MIB, 2 * MIB)), eager.prefetched);
+  }
+
+  @Test
+  void aRefusedRequestStopsTheTopUpUntilThereIsRoom() throws IOException {
+    Recorder recorder = new Recorder(100 * MIB);
+    SequentialReadahead readahead = readahead(recorder, true);
+    recorder.refuse = true;
+    readahead.beforeRead(0, 64 * KIB);
+    assertEquals(List.of(), recorder.prefetched);
+    recorder.refuse = false;
+    readahead.beforeRead(64 * KIB, 64 * KIB);
+    assertEquals(ByteRange.ofLength(64 * KIB, 2 * MIB), recorder.prefetched.get(0));
+  }
+
+  @Test
+  void theWindowNeverGrowsPastItsMaximum() throws IOException {
+    long length = 1024 * MIB;
+    Recorder recorder = new Recorder(length);
+    SequentialReadahead readahead =
+        new SequentialReadahead(recorder, 2 * MIB, 16 * MIB, 8 * MIB, true);
+    for (long position = 0; position < 512 * MIB; position += MIB) {
+      readahead.beforeRead(position, MIB);
+      assertTrue(
+          recorder.frontier() - (position + MIB) <= 16 * MIB + 8 * MIB,
+          "ahead of " + position + ": " + (recorder.frontier() - position));
+    }
+  }
+}
