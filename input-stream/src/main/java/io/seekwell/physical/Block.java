@@ -34,6 +34,7 @@ final class Block {
   private volatile IOException failure;
   private volatile boolean evicted;
   private volatile boolean read;
+  private volatile int consumedTo;
 
   /** A block whose memory is already reserved in {@code budget}, pinned once for its fetcher. */
   Block(BlockKey key, ByteRange range, MemoryBudget budget) {
@@ -54,6 +55,11 @@ final class Block {
   /** Whether a reader has copied bytes from the block (prefetched blocks start unread). */
   boolean wasRead() {
     return read;
+  }
+
+  /** Whether readers have copied out the block's last byte: a sequential reader is done with it. */
+  boolean isConsumed() {
+    return consumedTo == data.length;
   }
 
   boolean isComplete() {
@@ -145,6 +151,9 @@ final class Block {
     System.arraycopy(data, from, buffer, offset, n);
     if (!read) {
       read = true;
+    }
+    if (from + n > consumedTo) {
+      consumedTo = from + n;
     }
     return n;
   }

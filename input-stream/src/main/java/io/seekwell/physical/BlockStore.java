@@ -103,14 +103,15 @@ final class BlockStore implements AutoCloseable {
    * @return false if no memory could be found for the block holding {@code position}: the caller
    *     then reads those bytes straight into its own buffer
    */
-  boolean fetch(ObjectBlocks blocks, long position, long end, FetchContext context)
+  boolean fetch(
+      ObjectBlocks blocks, long position, long end, FetchContext context, boolean prefetch)
       throws IOException {
     ensureOpen();
     ByteRange window = planner.window(position, end, blocks.length());
     blocks.planLock().lock();
     try {
       for (ByteRange part : planner.missingParts(window, blocks.blocks())) {
-        if (!admit(part.length())) {
+        if (!admit(part.length(), prefetch)) {
           return !part.contains(position);
         }
         start(blocks, part, context);
@@ -126,31 +127,48 @@ final class BlockStore implements AutoCloseable {
     cache.getIfPresent(block.key());
   }
 
-  private boolean admit(long bytes) {
+  private boolean admit(long bytes, boolean prefetch) {
     if (budget.tryReserve(bytes)) {
       return true;
     }
-    evictFor(bytes);
+    evictFor(bytes, prefetch);
     return budget.tryReserve(bytes);
+  }
+
+  /** Which complete blocks an eviction may take, in the order it tries them. */
+  private enum Victims {
+    /** Blocks read to their end, and blocks of objects no stream has open. */
+    DONE_WITH,
+    /** Blocks some reader has read from. */
+    READ,
+    /** Every complete block, prefetched ones nobody has read included. */
+    ANY;
+
+    boolean allows(Block block, ObjectBlocks owner) {
+      return switch (this) {
+        case DONE_WITH -> block.isConsumed() || owner == null || !owner.isOpen();
+        case READ -> block.wasRead();
+        case ANY -> true;
+      };
+    }
   }
 
   /**
    * Evicts complete blocks, coldest first as Caffeine's policy ranks them, until {@code bytes} more
-   * would fit: first blocks that were read, then, if that is not enough, prefetched blocks nobody
-   * has read yet. Blocks still receiving are never evicted; a block a reader is copying from
-   * returns its memory when the reader is done.
+   * would fit. A prefetch may only evict blocks readers are done with; a read may then evict blocks
+   * that were read, and last prefetched blocks nobody has read yet. Blocks still receiving are
+   * never evicted; a block a reader is copying from returns its memory when the reader is done.
    */
-  private void evictFor(long bytes) {
+  private void evictFor(long bytes, boolean prefetch) {
     evictionLock.lock();
     try {
       Policy.Eviction<BlockKey, Block> eviction = cache.policy().eviction().orElseThrow();
-      for (boolean includeUnread : new boolean[] {false, true}) {
+      for (Victims kind : prefetch ? new Victims[] {Victims.DONE_WITH} : Victims.values()) {
         long deficit = budget.used() + bytes - budget.limit();
         if (deficit <= 0) {
           return;
         }
-        List<Block> victims =
-            eviction.coldest(entries -> victims(entries.iterator(), deficit, includeUnread));
+        List<Block> victims = eviction.coldest(entries -> pick(entries.iterator(), deficit, kind));
         victims.forEach(this::drop);
       }
     } finally {
@@ -158,15 +176,13 @@ final class BlockStore implements AutoCloseable {
     }
   }
 
-  private static List<Block> victims(
-      Iterator<Policy.CacheEntry<BlockKey, Block>> coldestFirst,
-      long deficit,
-      boolean includeUnread) {
+  private List<Block> pick(
+      Iterator<Policy.CacheEntry<BlockKey, Block>> coldestFirst, long deficit, Victims kind) {
     List<Block> victims = new ArrayList<>();
     long freed = 0;
     while (freed < deficit && coldestFirst.hasNext()) {
       Block block = coldestFirst.next().getValue();
-      if (block.weight() > 0 && (includeUnread || block.wasRead())) {
+      if (block.weight() > 0 && kind.allows(block, objects.get(block.key().object()))) {
         victims.add(block);
         freed += block.weight();
       }

@@ -16,7 +16,7 @@ final class ObjectBlocks {
   private final long length;
   private final ConcurrentSkipListMap<Long, Block> blocks = new ConcurrentSkipListMap<>();
   private final ReentrantLock planLock = new ReentrantLock();
-  private int openStreams;
+  private volatile int openStreams;
 
   ObjectBlocks(ObjectKey key, long length) {
     this.key = key;
@@ -60,6 +60,11 @@ final class ObjectBlocks {
 
   void streamClosed() {
     openStreams--;
+  }
+
+  /** Whether some stream reads the object now. */
+  boolean isOpen() {
+    return openStreams > 0;
   }
 
   /** No stream reads the object and no byte of it is cached. */

@@ -78,7 +78,7 @@ public final class ObjectReader implements AutoCloseable {
       int wanted = (int) (end - at + 1);
       Block block = pinnedBlockAt(at);
       if (block == null) {
-        if (!store.fetch(blocks, at, end, context)) {
+        if (!store.fetch(blocks, at, end, context, false)) {
           readDirect(at, buffer, offset + total, wanted);
           return total + wanted;
         }
@@ -110,7 +110,7 @@ public final class ObjectReader implements AutoCloseable {
       return true;
     }
     long start = block == null ? range.start() : block.range().end() + 1;
-    return store.fetch(blocks, start, Math.min(range.end(), blocks.length() - 1), context);
+    return store.fetch(blocks, start, Math.min(range.end(), blocks.length() - 1), context, true);
   }
 
   /** How many bytes from {@code position} on can be read without waiting. */

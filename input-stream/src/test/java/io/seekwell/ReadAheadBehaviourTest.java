@@ -1,0 +1,163 @@
+package io.seekwell;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.common.ByteRange;
+import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.metrics.Metrics;
+import io.seekwell.common.object.GetRequest;
+import io.seekwell.common.object.ObjectLocation;
+import io.seekwell.logical.LogicalIOConfiguration;
+import io.seekwell.physical.PhysicalIOConfiguration;
+import io.seekwell.testing.InMemoryObjectClient;
+import io.seekwell.testing.TestData;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Which streams read ahead, and how much, on in-memory objects. */
+class ReadAheadBehaviourTest {
+
+  private static final int KIB = 1024;
+  private static final int MIB = 1024 * KIB;
+
+  private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
+  private S3SeekableInputStreamFactory factory;
+
+  /** Uses a factory with {@code configuration} for the rest of the test. */
+  private void configure(S3SeekableInputStreamConfiguration configuration) {
+    factory = new S3SeekableInputStreamFactory(store, configuration);
+  }
+
+  @AfterEach
+  void close() {
+    if (factory != null) {
+      factory.close();
+    }
+  }
+
+  private byte[] put(String key, int length) {
+    byte[] content = TestData.randomBytes(key.hashCode(), length);
+    store.put(ObjectLocation.of("bucket", key), content);
+    return content;
+  }
+
+  private S3SeekableInputStream open(String key, InputPolicy policy) throws IOException {
+    if (factory == null) {
+      configure(S3SeekableInputStreamConfiguration.DEFAULT);
+    }
+    return factory.createStream(
+        S3URI.of("bucket", key), OpenStreamInformation.builder().inputPolicy(policy).build());
+  }
+
+  private List<ByteRange> gets() {
+    return store.gets().stream().map(GetRequest::range).toList();
+  }
+
+  @Test
+  void aSmallObjectIsFetchedWholeWithOneGetAtOpen() throws IOException {
+    byte[] content = put("small.bin", 5 * MIB);
+    try (S3SeekableInputStream stream = open("small.bin", InputPolicy.DEFAULT)) {
+      byte[] bytes = new byte[1000];
+      stream.readFully(4 * MIB, bytes, 0, bytes.length);
+      stream.seek(17);
+      stream.read(bytes, 0, 100);
+      assertArrayEquals(Arrays.copyOfRange(content, 17, 117), Arrays.copyOf(bytes, 100));
+    }
+    assertEquals(List.of(ByteRange.of(0, 5 * MIB - 1)), gets());
+  }
+
+  @Test
+  void aRandomAccessStreamGetsNoReadAhead() throws IOException {
+    put("random.bin", 5 * MIB);
+    try (S3SeekableInputStream stream = open("random.bin", InputPolicy.RANDOM)) {
+      assertEquals(List.of(), gets());
+      stream.read();
+      stream.read();
+      stream.seek(3 * MIB);
+      stream.read();
+    }
+    assertEquals(
+        List.of(ByteRange.ofLength(0, 64 * KIB), ByteRange.ofLength(3 * MIB, 64 * KIB)), gets());
+  }
+
+  @Test
+  void keysChooseTheStrategyWhenThePolicyIsDefault() throws IOException {
+    put("logs/app.CSV", 20 * MIB);
+    put("data/blob.bin", 20 * MIB);
+    try (S3SeekableInputStream csv = open("logs/app.CSV", InputPolicy.DEFAULT)) {
+      csv.seek(MIB);
+      csv.read();
+    }
+    // A .csv key is sequential from its first read, wherever it is.
+    assertEquals(List.of(ByteRange.ofLength(MIB, 2 * MIB)), gets());
+    try (S3SeekableInputStream blob = open("data/blob.bin", InputPolicy.DEFAULT)) {
+      blob.seek(MIB);
+      blob.read();
+    }
+    // Other keys read ahead only once reads follow each other.
+    assertEquals(ByteRange.ofLength(MIB, 64 * KIB), gets().get(1));
+  }
+
+  @Test
+  void sequentialSuffixesAreConfigurableAndMatchedLiterally() throws IOException {
+    configure(
+        S3SeekableInputStreamConfiguration.fromConfiguration(
+            ConnectorConfiguration.of(
+                Map.of("seekwell.logicalio.sequential.suffixes", ".c+v, .LOG"), "seekwell.")));
+    put("a.c+v", 20 * MIB);
+    put("a.ccv", 20 * MIB);
+    put("b.log", 20 * MIB);
+    for (String key : List.of("a.c+v", "a.ccv", "b.log")) {
+      try (S3SeekableInputStream stream = open(key, InputPolicy.DEFAULT)) {
+        stream.seek(MIB);
+        stream.read();
+      }
+    }
+    assertEquals(
+        List.of(
+            ByteRange.ofLength(MIB, 2 * MIB),
+            ByteRange.ofLength(MIB, 64 * KIB),
+            ByteRange.ofLength(MIB, 2 * MIB)),
+        gets());
+  }
+
+  @Test
+  void readAheadCanBeTurnedOff() throws IOException {
+    configure(
+        S3SeekableInputStreamConfiguration.builder().logicalIO(LogicalIOConfiguration.OFF).build());
+    put("small.csv", MIB);
+    try (S3SeekableInputStream stream = open("small.csv", InputPolicy.SEQUENTIAL)) {
+      stream.read();
+    }
+    assertEquals(List.of(ByteRange.ofLength(0, 64 * KIB)), gets());
+  }
+
+  @Test
+  void aSequentialScanInBoundedMemoryFetchesEveryByteOnce() throws IOException {
+    int length = 64 * MIB;
+    byte[] content = put("scan.bin", length);
+    long limit = 16L * MIB;
+    configure(
+        S3SeekableInputStreamConfiguration.builder()
+            .physicalIO(PhysicalIOConfiguration.DEFAULT.withMaxMemoryLimit(limit))
+            .build());
+    byte[] buffer = new byte[64 * KIB];
+    try (S3SeekableInputStream stream = open("scan.bin", InputPolicy.SEQUENTIAL)) {
+      for (int offset = 0; offset < length; offset += buffer.length) {
+        assertEquals(buffer.length, stream.read(buffer, 0, buffer.length));
+        if (!Arrays.equals(Arrays.copyOfRange(content, offset, offset + buffer.length), buffer)) {
+          throw new AssertionError("wrong bytes at " + offset);
+        }
+      }
+    }
+    long fetched = store.gets().stream().mapToLong(get -> get.range().length()).sum();
+    assertEquals(length, fetched, gets()::toString);
+    assertTrue(factory.getMemoryUsage().highWaterMark() <= limit);
+  }
+}
