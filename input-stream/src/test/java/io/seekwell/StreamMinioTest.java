@@ -8,6 +8,7 @@ import io.seekwell.client.SdkClients;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.physical.PhysicalIOConfiguration;
 import io.seekwell.testing.S3TestBucket;
 import io.seekwell.testing.TestData;
 import io.seekwell.testing.WithS3Server;
@@ -124,6 +125,67 @@ class StreamMinioTest {
       assertEquals(List.of(ByteRange.ofLength(10 * MIB + 7, 64 * 1024)), recorder.gets);
       assertEquals(1, factory.getMetrics().get(Metric.GET_REQUESTS));
       assertEquals(64 * 1024, factory.getMetrics().get(Metric.BYTES_RECEIVED));
+    }
+  }
+
+  @Test
+  void a256MiBSequentialScanTakesFewLargeGetsAndFetchesEveryByteOnce(S3TestBucket testBucket)
+      throws Exception {
+    int length = 256 * MIB;
+    byte[] content = TestData.randomBytes(22, length);
+    S3URI scan = S3URI.of(testBucket.name(), "stream/scan.bin");
+    testBucket.put(scan.key(), content);
+    long limit = 64L * MIB;
+    S3SeekableInputStreamConfiguration bounded =
+        S3SeekableInputStreamConfiguration.builder()
+            .physicalIO(PhysicalIOConfiguration.DEFAULT.withMaxMemoryLimit(limit))
+            .build();
+    try (S3SeekableInputStreamFactory factory = new S3SeekableInputStreamFactory(s3, bounded)) {
+      Recorder recorder = new Recorder();
+      byte[] buffer = new byte[64 * 1024];
+      try (S3SeekableInputStream stream =
+          factory.createStream(
+              scan,
+              OpenStreamInformation.builder()
+                  .inputPolicy(InputPolicy.SEQUENTIAL)
+                  .requestCallback(recorder)
+                  .build())) {
+        for (int offset = 0; offset < length; offset += buffer.length) {
+          assertEquals(buffer.length, stream.read(buffer, 0, buffer.length));
+          if (!Arrays.equals(buffer, 0, buffer.length, content, offset, offset + buffer.length)) {
+            throw new AssertionError("wrong bytes at " + offset);
+          }
+        }
+        assertEquals(-1, stream.read());
+      }
+      long gets = factory.getMetrics().get(Metric.GET_REQUESTS);
+      assertTrue(gets <= 256 / 8 + 3, () -> gets + " GETs: " + recorder.gets);
+      assertEquals(length, factory.getMetrics().get(Metric.BYTES_RECEIVED));
+      assertTrue(factory.getMemoryUsage().highWaterMark() <= limit);
+    }
+  }
+
+  @Test
+  void aRandomAccessStreamGetsNoReadAhead() throws Exception {
+    try (S3SeekableInputStreamFactory factory = newFactory()) {
+      Recorder recorder = new Recorder();
+      try (S3SeekableInputStream stream =
+          factory.createStream(
+              uri,
+              OpenStreamInformation.builder()
+                  .inputPolicy(InputPolicy.RANDOM)
+                  .requestCallback(recorder)
+                  .build())) {
+        for (int i = 0; i < 5; i++) {
+          stream.seek((long) i * 4 * MIB);
+          stream.read(new byte[1000], 0, 1000);
+          stream.read(new byte[1000], 0, 1000);
+        }
+      }
+      assertEquals(5, recorder.gets.size(), recorder.gets::toString);
+      for (ByteRange get : recorder.gets) {
+        assertEquals(64 * 1024, get.length());
+      }
     }
   }
 
