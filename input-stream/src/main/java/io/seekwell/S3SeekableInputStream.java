@@ -1,13 +1,10 @@
 package io.seekwell;
 
-import io.seekwell.common.ByteRange;
 import io.seekwell.logical.ReadStrategy;
 import io.seekwell.physical.ObjectReader;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -25,13 +22,16 @@ public final class S3SeekableInputStream extends SeekableInputStream {
   private final S3URI uri;
   private final ObjectReader reader;
   private final ReadStrategy strategy;
+  private final VectoredReads vectored;
   private final long length;
   private final byte[] oneByte = new byte[1];
   private long position;
   private boolean closed;
 
-  S3SeekableInputStream(S3URI uri, ObjectReader reader, ReadStrategy strategy) {
+  S3SeekableInputStream(
+      S3URI uri, ObjectReader reader, ReadStrategy strategy, VectoredReads vectored) {
     this.uri = uri;
+    this.vectored = vectored;
     this.reader = reader;
     this.strategy = strategy;
     this.length = reader.length();
@@ -133,8 +133,9 @@ public final class S3SeekableInputStream extends SeekableInputStream {
   }
 
   /**
-   * Reads several ranges. Each range's future completes with a buffer from {@code allocate} holding
-   * exactly its bytes (position 0, limit the range's length), or exceptionally; buffers of failed
+   * Reads several ranges. Ranges close to each other are fetched together, all GETs are sent at
+   * once, and each range's future completes as soon as its own bytes are in, with a buffer from
+   * {@code allocate} holding exactly its bytes between its position and limit; buffers of failed
    * ranges are handed to {@code release}. A range past the end of the object fails its own future
    * with {@link EOFException}. The stream's position is unchanged.
    *
@@ -146,64 +147,7 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     ensureOpen();
     Objects.requireNonNull(allocate, "allocate");
     Objects.requireNonNull(release, "release");
-    List<ObjectRange> sorted = validated(ranges);
-    for (ObjectRange range : sorted) {
-      if (range.getLength() > 0 && range.getOffset() + range.getLength() <= length) {
-        reader.prefetch(ByteRange.ofLength(range.getOffset(), range.getLength()));
-      }
-    }
-    for (ObjectRange range : sorted) {
-      readRange(range, allocate, release);
-    }
-  }
-
-  private List<ObjectRange> validated(List<ObjectRange> ranges) {
-    Objects.requireNonNull(ranges, "ranges");
-    List<ObjectRange> sorted = new ArrayList<>(ranges);
-    for (ObjectRange range : sorted) {
-      Objects.requireNonNull(range, "range");
-      if (range.getOffset() < 0 || range.getLength() < 0) {
-        throw new IllegalArgumentException("Invalid range " + range + " for " + uri);
-      }
-    }
-    sorted.sort(Comparator.comparingLong(ObjectRange::getOffset));
-    for (int i = 1; i < sorted.size(); i++) {
-      ObjectRange previous = sorted.get(i - 1);
-      if (previous.getOffset() + previous.getLength() > sorted.get(i).getOffset()) {
-        throw new IllegalArgumentException(
-            "Overlapping ranges " + previous + " and " + sorted.get(i) + " for " + uri);
-      }
-    }
-    return sorted;
-  }
-
-  private void readRange(
-      ObjectRange range, IntFunction<ByteBuffer> allocate, Consumer<ByteBuffer> release) {
-    if (range.getOffset() + range.getLength() > length) {
-      range
-          .getByteBuffer()
-          .completeExceptionally(
-              new EOFException(
-                  "Range " + range + " reaches past the end of " + uri + " (" + length + ")"));
-      return;
-    }
-    ByteBuffer buffer = allocate.apply(range.getLength());
-    try {
-      int start = buffer.position();
-      if (buffer.hasArray()) {
-        readExactly(
-            range.getOffset(), buffer.array(), buffer.arrayOffset() + start, range.getLength());
-      } else {
-        byte[] bytes = new byte[range.getLength()];
-        readExactly(range.getOffset(), bytes, 0, range.getLength());
-        buffer.put(bytes);
-      }
-      buffer.position(start).limit(start + range.getLength());
-      range.getByteBuffer().complete(buffer);
-    } catch (IOException | RuntimeException e) {
-      release.accept(buffer);
-      range.getByteBuffer().completeExceptionally(e);
-    }
+    vectored.read(uri, reader, ranges, allocate, release);
   }
 
   private void readExactly(long start, byte[] buffer, int offset, int len) throws IOException {

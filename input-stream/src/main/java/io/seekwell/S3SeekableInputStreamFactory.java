@@ -36,6 +36,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
   private final Metrics metrics;
   private final PhysicalIO physicalIO;
   private final ReadStrategySelector strategies;
+  private final VectoredReads vectored;
   private final S3SeekableInputStreamConfiguration configuration;
   private volatile boolean closed;
 
@@ -78,6 +79,11 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
         withRetries ? new RetryingObjectClient(metered, configuration.client(), metrics) : metered;
     this.physicalIO = new PhysicalIO(this.client, configuration.physicalIO());
     this.strategies = new ReadStrategySelector(configuration);
+    this.vectored =
+        new VectoredReads(
+            physicalIO::mergeGap,
+            configuration.physicalIO().targetRequestSize(),
+            configuration.physicalIO().readTimeout().toNanos());
   }
 
   /** Opens a stream over {@code uri}, asking the store for its length and ETag. */
@@ -112,7 +118,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
       strategies.prefetchSmallObject(information.inputPolicy(), prefetcher);
       ReadStrategy strategy = strategies.select(uri, information.inputPolicy(), prefetcher);
       strategy.onOpen();
-      return new S3SeekableInputStream(uri, reader, strategy);
+      return new S3SeekableInputStream(uri, reader, strategy, vectored);
     } catch (IOException | RuntimeException e) {
       reader.close();
       throw e;

@@ -331,7 +331,15 @@ class PhysicalIOBehaviourTest {
     put("a", 100, 13);
     factory(
         new PhysicalIOConfiguration(
-            MIB, 64 * KIB, 8 * MIB, 1.25, 10, Duration.ofMillis(200), Duration.ofMinutes(1), 4));
+            MIB,
+            64 * KIB,
+            8 * MIB,
+            1.25,
+            10,
+            Duration.ofMillis(200),
+            Duration.ofMinutes(1),
+            4,
+            1 << 20));
     factory.createStream(S3URI.of("bucket", "a")).close();
     factory.createStream(S3URI.of("bucket", "a")).close();
     assertEquals(1, store.heads().size());
@@ -345,7 +353,15 @@ class PhysicalIOBehaviourTest {
     put("a", 100_000, 14);
     factory(
         new PhysicalIOConfiguration(
-            MIB, 64 * KIB, 8 * MIB, 1.25, 10, Duration.ofMinutes(1), Duration.ofMillis(300), 4));
+            MIB,
+            64 * KIB,
+            8 * MIB,
+            1.25,
+            10,
+            Duration.ofMinutes(1),
+            Duration.ofMillis(300),
+            4,
+            1 << 20));
     controllable.hangGets(ObjectLocation.of("bucket", "a"));
     try (S3SeekableInputStream stream = factory.createStream(S3URI.of("bucket", "a"))) {
       InterruptedIOException e = assertThrows(InterruptedIOException.class, stream::read);

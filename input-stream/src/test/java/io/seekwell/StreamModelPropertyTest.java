@@ -100,7 +100,8 @@ class StreamModelPropertyTest {
         100,
         Duration.ofMinutes(1),
         Duration.ofSeconds(30),
-        4);
+        4,
+        1 << 20);
   }
 
   /** Applies every operation to the stream and the model; a failure names the sequence. */

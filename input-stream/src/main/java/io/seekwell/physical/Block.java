@@ -5,6 +5,12 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
@@ -35,6 +41,11 @@ final class Block {
   private volatile boolean evicted;
   private volatile boolean read;
   private volatile int consumedTo;
+  private final PriorityQueue<Waiter> waiters =
+      new PriorityQueue<>(Comparator.comparingInt(Waiter::bytes));
+
+  /** Someone who wants to know when the first {@code bytes} bytes have arrived. */
+  private record Waiter(int bytes, CompletableFuture<Void> arrived) {}
 
   /** A block whose memory is already reserved in {@code budget}, pinned once for its fetcher. */
   Block(BlockKey key, ByteRange range, MemoryBudget budget) {
@@ -111,6 +122,7 @@ final class Block {
       }
       filled += n;
       signal();
+      completeWaiters();
     }
   }
 
@@ -118,6 +130,61 @@ final class Block {
   void fail(IOException error) {
     failure = error;
     signal();
+    completeWaiters();
+  }
+
+  /**
+   * Completes once the first {@code bytes} bytes of the block have arrived, on the thread that
+   * received them, or exceptionally if the block fails first. Nobody waits on a thread.
+   */
+  CompletableFuture<Void> whenFilled(int bytes) {
+    if (filled >= bytes) {
+      return CompletableFuture.completedFuture(null);
+    }
+    CompletableFuture<Void> arrived = new CompletableFuture<>();
+    lock.lock();
+    try {
+      waiters.add(new Waiter(bytes, arrived));
+    } finally {
+      lock.unlock();
+    }
+    completeWaiters();
+    return arrived;
+  }
+
+  private void completeWaiters() {
+    List<Waiter> ready = new ArrayList<>();
+    IOException error;
+    lock.lock();
+    try {
+      error = failure;
+      int arrived = filled;
+      while (!waiters.isEmpty() && (error != null || waiters.peek().bytes() <= arrived)) {
+        ready.add(waiters.poll());
+      }
+    } finally {
+      lock.unlock();
+    }
+    for (Waiter waiter : ready) {
+      if (waiter.bytes() <= filled) {
+        waiter.arrived().complete(null);
+      } else {
+        waiter.arrived().completeExceptionally(error);
+      }
+    }
+  }
+
+  /**
+   * Copies bytes that have arrived into {@code target} at {@code index}, not moving its position.
+   */
+  void copyArrived(long position, ByteBuffer target, int index, int length) {
+    int from = (int) (position - range.start());
+    if (from + length > filled) {
+      throw new IllegalStateException(
+          "Bytes " + position + "+" + length + " of " + range + " have not arrived");
+    }
+    target.put(index, data, from, length);
+    markRead(from + length);
   }
 
   private void signal() {
@@ -149,13 +216,17 @@ final class Block {
     }
     int n = Math.min(length, arrived - from);
     System.arraycopy(data, from, buffer, offset, n);
+    markRead(from + n);
+    return n;
+  }
+
+  private void markRead(int upTo) {
     if (!read) {
       read = true;
     }
-    if (from + n > consumedTo) {
-      consumedTo = from + n;
+    if (upTo > consumedTo) {
+      consumedTo = upTo;
     }
-    return n;
   }
 
   private int awaitBeyond(int from, long timeoutNanos) throws IOException {

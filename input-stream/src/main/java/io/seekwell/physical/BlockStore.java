@@ -47,6 +47,7 @@ final class BlockStore implements AutoCloseable {
   private final ReentrantLock evictionLock = new ReentrantLock();
   private final Consumer<ObjectLocation> onObjectChanged;
   private final long readTimeoutNanos;
+  private final LinkStats link = new LinkStats();
   private volatile boolean closed;
 
   /**
@@ -209,9 +210,12 @@ final class BlockStore implements AutoCloseable {
       context.onGet().accept(block.range());
       GetRequest request =
           new GetRequest(key.location(), block.range(), Optional.of(key.etag()), context.options());
+      long sent = System.nanoTime();
       try (ObjectContent content =
           ObjectContent.await(client.getObject(request), readTimeoutNanos)) {
+        long firstByte = System.nanoTime();
         block.fillFrom(content.stream());
+        link.record(firstByte - sent, block.range().length(), System.nanoTime() - firstByte);
       }
       cache.asMap().replace(block.key(), block, block);
     } catch (IOException | ExecutionException | TimeoutException | InterruptedException e) {
@@ -284,6 +288,11 @@ final class BlockStore implements AutoCloseable {
     }
   }
 
+  /** The break-even gap for merging ranges, from what GETs have shown so far. */
+  long measuredMergeGap() {
+    return link.mergeGap();
+  }
+
   /** Bytes reserved now, held or in flight. */
   long memoryUsed() {
     return budget.used();
@@ -304,7 +313,11 @@ final class BlockStore implements AutoCloseable {
   public void close() {
     closed = true;
     DaemonPools.shutdown(fetchPool);
+    IOException closedError = new IOException("The stream factory is closed");
     for (Block block : cache.asMap().values()) {
+      if (!block.isComplete()) {
+        block.fail(closedError);
+      }
       drop(block);
     }
   }

@@ -8,7 +8,11 @@ import io.seekwell.common.object.ObjectContent;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
@@ -111,6 +115,48 @@ public final class ObjectReader implements AutoCloseable {
     }
     long start = block == null ? range.start() : block.range().end() + 1;
     return store.fetch(blocks, start, Math.min(range.end(), blocks.length() - 1), context, true);
+  }
+
+  /**
+   * Copies the bytes of {@code range} into {@code target} at {@code index} once they have arrived,
+   * without blocking a thread: the copy runs on the thread that receives the last of them. The
+   * bytes must be cached or in flight (see {@link #prefetch}); if some are neither, returns null
+   * and the caller reads them itself.
+   */
+  public CompletableFuture<Void> copyWhenArrived(ByteRange range, ByteBuffer target, int index) {
+    List<Block> covering = new ArrayList<>();
+    long next = range.start();
+    while (next <= range.end()) {
+      Block block = blocks.blockAt(next);
+      if (block == null || !block.tryPin()) {
+        covering.forEach(Block::unpin);
+        return null;
+      }
+      covering.add(block);
+      next = block.range().end() + 1;
+    }
+    CompletableFuture<?>[] arrivals = new CompletableFuture<?>[covering.size()];
+    for (int i = 0; i < arrivals.length; i++) {
+      Block block = covering.get(i);
+      long lastNeeded = Math.min(block.range().end(), range.end());
+      arrivals[i] = block.whenFilled((int) (lastNeeded - block.range().start() + 1));
+    }
+    return CompletableFuture.allOf(arrivals)
+        .whenComplete(
+            (ignored, failure) -> {
+              try {
+                if (failure == null) {
+                  for (Block block : covering) {
+                    long from = Math.max(block.range().start(), range.start());
+                    long to = Math.min(block.range().end(), range.end());
+                    block.copyArrived(
+                        from, target, index + (int) (from - range.start()), (int) (to - from + 1));
+                  }
+                }
+              } finally {
+                covering.forEach(Block::unpin);
+              }
+            });
   }
 
   /** How many bytes from {@code position} on can be read without waiting. */

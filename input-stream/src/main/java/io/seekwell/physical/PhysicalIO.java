@@ -41,6 +41,19 @@ public final class PhysicalIO implements AutoCloseable {
     return new ObjectReader(blocks, state, client, context, configuration.readTimeout().toNanos());
   }
 
+  /** The gap up to which vectored ranges are merged into one GET. */
+  public long mergeGap() {
+    long configured = configuration.coalesceTolerance();
+    return configured == PhysicalIOConfiguration.AUTO_COALESCE
+        ? blocks.measuredMergeGap()
+        : configured;
+  }
+
+  /** The most bytes one GET should hold. */
+  public long targetRequestSize() {
+    return configuration.targetRequestSize();
+  }
+
   /** Bytes of block memory reserved now, held or in flight. */
   public long memoryUsed() {
     return blocks.memoryUsed();

@@ -15,6 +15,8 @@ import java.time.Duration;
  * @param metadataCacheTtl how long metadata is kept after it was fetched
  * @param readTimeout the longest a read waits for bytes to arrive
  * @param fetchThreads threads that receive GET bodies, the most GETs in flight per factory
+ * @param coalesceTolerance vectored ranges whose gap is at most this are read with one GET; {@link
+ *     #AUTO_COALESCE} derives it from observed time to first byte and throughput
  */
 public record PhysicalIOConfiguration(
     long maxMemoryLimit,
@@ -24,10 +26,14 @@ public record PhysicalIOConfiguration(
     int metadataCacheSize,
     Duration metadataCacheTtl,
     Duration readTimeout,
-    int fetchThreads) {
+    int fetchThreads,
+    long coalesceTolerance) {
 
   /** The settings' part of the key space. */
   public static final String PREFIX = "physicalio.";
+
+  /** The value of {@code coalesceTolerance} that means: measure it. */
+  public static final long AUTO_COALESCE = -1;
 
   private static final long KIB = 1024;
   private static final long MIB = 1024 * KIB;
@@ -43,7 +49,8 @@ public record PhysicalIOConfiguration(
           10_000,
           Duration.ofMinutes(5),
           Duration.ofMinutes(2),
-          64);
+          64,
+          1024 * KIB);
 
   /** Validates the settings. */
   public PhysicalIOConfiguration {
@@ -52,6 +59,7 @@ public record PhysicalIOConfiguration(
     requireAtLeast("targetRequestSize", targetRequestSize, 1);
     requireAtLeast("metadataCacheSize", metadataCacheSize, 1);
     requireAtLeast("fetchThreads", fetchThreads, 1);
+    requireAtLeast("coalesceTolerance", coalesceTolerance, AUTO_COALESCE);
     if (!(requestToleranceRatio >= 1.0)) {
       throw new IllegalArgumentException(
           "requestToleranceRatio must be >= 1.0, was " + requestToleranceRatio);
@@ -71,7 +79,10 @@ public record PhysicalIOConfiguration(
         config.getInt("metadata.cache.size", DEFAULT.metadataCacheSize, 1),
         config.getPositiveDuration("metadata.cache.ttl", DEFAULT.metadataCacheTtl),
         config.getPositiveDuration("read.timeout", DEFAULT.readTimeout),
-        config.getInt("fetch.threads", DEFAULT.fetchThreads, 1));
+        config.getInt("fetch.threads", DEFAULT.fetchThreads, 1),
+        config.getString("request.coalesce.tolerance").filter("auto"::equalsIgnoreCase).isPresent()
+            ? AUTO_COALESCE
+            : config.getSize("request.coalesce.tolerance", DEFAULT.coalesceTolerance, 0));
   }
 
   /** These settings with another memory limit. */
@@ -84,7 +95,8 @@ public record PhysicalIOConfiguration(
         metadataCacheSize,
         metadataCacheTtl,
         readTimeout,
-        fetchThreads);
+        fetchThreads,
+        coalesceTolerance);
   }
 
   private static void requireAtLeast(String name, long value, long min) {

@@ -24,6 +24,7 @@ class PhysicalIOConfigurationTest {
     assertEquals(Duration.ofMinutes(5), defaults.metadataCacheTtl());
     assertEquals(Duration.ofMinutes(2), defaults.readTimeout());
     assertEquals(64, defaults.fetchThreads());
+    assertEquals(1024 * 1024, defaults.coalesceTolerance());
   }
 
   @Test
@@ -37,7 +38,8 @@ class PhysicalIOConfigurationTest {
             "seekwell.physicalio.metadata.cache.size", "50",
             "seekwell.physicalio.metadata.cache.ttl", "30s",
             "seekwell.physicalio.read.timeout", "45s",
-            "seekwell.physicalio.fetch.threads", "8");
+            "seekwell.physicalio.fetch.threads", "8",
+            "seekwell.physicalio.request.coalesce.tolerance", "256KB");
     assertEquals(
         new PhysicalIOConfiguration(
             256L << 20,
@@ -47,8 +49,19 @@ class PhysicalIOConfigurationTest {
             50,
             Duration.ofSeconds(30),
             Duration.ofSeconds(45),
-            8),
+            8,
+            256 << 10),
         PhysicalIOConfiguration.fromConfiguration(ConnectorConfiguration.of(map, "seekwell.")));
+  }
+
+  @Test
+  void coalesceToleranceCanBeMeasured() {
+    assertEquals(
+        PhysicalIOConfiguration.AUTO_COALESCE,
+        PhysicalIOConfiguration.fromConfiguration(
+                ConnectorConfiguration.of(
+                    Map.of("seekwell.physicalio.request.coalesce.tolerance", "AUTO"), "seekwell."))
+            .coalesceTolerance());
   }
 
   @Test

@@ -81,7 +81,8 @@ class RequestPlannerTest {
             10,
             java.time.Duration.ofMinutes(1),
             java.time.Duration.ofMinutes(1),
-            1);
+            1,
+            1 << 20);
     RequestPlanner planner = new RequestPlanner(small);
     List<ByteRange> held = new ArrayList<>();
     long nextFree = 0;

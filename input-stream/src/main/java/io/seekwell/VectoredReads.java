@@ -1,0 +1,163 @@
+package io.seekwell;
+
+import io.seekwell.common.ByteRange;
+import io.seekwell.physical.ObjectReader;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
+
+/**
+ * Vectored reads: validates and sorts the ranges, merges ranges whose gap is at most the merge gap
+ * into GETs of at most the request size, sends them all at once, and completes each range's future
+ * as soon as its own bytes are in, on the thread that received them, so no thread waits per range.
+ * Thread-safe; one per factory.
+ */
+final class VectoredReads {
+
+  private final LongSupplier mergeGap;
+  private final long maxMerged;
+  private final long timeoutNanos;
+
+  VectoredReads(LongSupplier mergeGap, long maxMerged, long timeoutNanos) {
+    this.mergeGap = mergeGap;
+    this.maxMerged = maxMerged;
+    this.timeoutNanos = timeoutNanos;
+  }
+
+  /** Reads {@code ranges} of the object {@code reader} reads; see the stream's readVectored. */
+  void read(
+      S3URI uri,
+      ObjectReader reader,
+      List<ObjectRange> ranges,
+      IntFunction<ByteBuffer> allocate,
+      Consumer<ByteBuffer> release)
+      throws IOException {
+    List<ObjectRange> sorted = validated(uri, ranges);
+    long length = reader.length();
+    List<ObjectRange> readable = new ArrayList<>();
+    for (ObjectRange range : sorted) {
+      if (range.getOffset() + range.getLength() > length) {
+        range
+            .getByteBuffer()
+            .completeExceptionally(
+                new EOFException(
+                    "Range " + range + " reaches past the end of " + uri + " (" + length + ")"));
+      } else if (range.getLength() == 0) {
+        range.getByteBuffer().complete(allocate.apply(0));
+      } else {
+        readable.add(range);
+      }
+    }
+    List<ByteRange> wanted =
+        readable.stream()
+            .map(range -> ByteRange.ofLength(range.getOffset(), range.getLength()))
+            .toList();
+    for (ByteRange merged : coalesce(wanted, mergeGap.getAsLong(), maxMerged)) {
+      reader.prefetch(merged);
+    }
+    for (ObjectRange range : readable) {
+      deliver(reader, range, allocate, release);
+    }
+  }
+
+  private void deliver(
+      ObjectReader reader,
+      ObjectRange range,
+      IntFunction<ByteBuffer> allocate,
+      Consumer<ByteBuffer> release) {
+    ByteBuffer buffer = allocate.apply(range.getLength());
+    int index = buffer.position();
+    ByteRange bytes = ByteRange.ofLength(range.getOffset(), range.getLength());
+    CompletableFuture<Void> copied = reader.copyWhenArrived(bytes, buffer, index);
+    if (copied == null) {
+      copied = readNow(reader, bytes, buffer, index);
+    }
+    copied
+        .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS)
+        .whenComplete(
+            (ignored, failure) -> {
+              if (failure == null) {
+                buffer.limit(index + range.getLength()).position(index);
+                range.getByteBuffer().complete(buffer);
+              } else {
+                release.accept(buffer);
+                range
+                    .getByteBuffer()
+                    .completeExceptionally(
+                        failure instanceof CompletionException ? failure.getCause() : failure);
+              }
+            });
+  }
+
+  /** Reads bytes that are neither cached nor in flight (no memory for them) on this thread. */
+  private static CompletableFuture<Void> readNow(
+      ObjectReader reader, ByteRange bytes, ByteBuffer buffer, int index) {
+    try {
+      byte[] copy = new byte[(int) bytes.length()];
+      int done = 0;
+      while (done < copy.length) {
+        done += reader.read(bytes.start() + done, copy, done, copy.length - done);
+      }
+      buffer.put(index, copy);
+      return CompletableFuture.completedFuture(null);
+    } catch (IOException | RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** Ranges in order of offset, checked: no negative offset or length, no overlap. */
+  static List<ObjectRange> validated(S3URI uri, List<ObjectRange> ranges) {
+    Objects.requireNonNull(ranges, "ranges");
+    List<ObjectRange> sorted = new ArrayList<>(ranges);
+    for (ObjectRange range : sorted) {
+      Objects.requireNonNull(range, "range");
+      if (range.getOffset() < 0 || range.getLength() < 0) {
+        throw new IllegalArgumentException("Invalid range " + range + " for " + uri);
+      }
+    }
+    sorted.sort(Comparator.comparingLong(ObjectRange::getOffset));
+    for (int i = 1; i < sorted.size(); i++) {
+      ObjectRange previous = sorted.get(i - 1);
+      if (previous.getOffset() + previous.getLength() > sorted.get(i).getOffset()) {
+        throw new IllegalArgumentException(
+            "Overlapping ranges " + previous + " and " + sorted.get(i) + " for " + uri);
+      }
+    }
+    return sorted;
+  }
+
+  /**
+   * Merges sorted, disjoint ranges whose gap is at most {@code mergeGap} while the merged range
+   * stays within {@code maxMerged}; a single range longer than that stays as it is.
+   */
+  static List<ByteRange> coalesce(List<ByteRange> sorted, long mergeGap, long maxMerged) {
+    List<ByteRange> merged = new ArrayList<>();
+    ByteRange current = null;
+    for (ByteRange range : sorted) {
+      if (current != null
+          && range.start() - current.end() - 1 <= mergeGap
+          && range.end() - current.start() + 1 <= maxMerged) {
+        current = current.span(range);
+      } else {
+        if (current != null) {
+          merged.add(current);
+        }
+        current = range;
+      }
+    }
+    if (current != null) {
+      merged.add(current);
+    }
+    return merged;
+  }
+}
