@@ -37,6 +37,8 @@ final class ControllableObjectClient implements ObjectClient {
   private volatile long stallBodiesAfter = -1;
   private volatile CountDownLatch headGate = new CountDownLatch(0);
   private volatile int maxLatencyMillis;
+  private volatile long failingPosition = -1;
+  private volatile IOException failure;
 
   ControllableObjectClient(ObjectClient delegate) {
     this.delegate = delegate;
@@ -63,6 +65,12 @@ final class ControllableObjectClient implements ObjectClient {
 
   void releaseHungGets() {
     hangRelease.countDown();
+  }
+
+  /** GETs whose range holds {@code position} fail with {@code error}. */
+  void failGetsOver(long position, IOException error) {
+    failingPosition = position;
+    failure = error;
   }
 
   /** Every answer arrives after a random delay of up to {@code millis}. */
@@ -104,6 +112,9 @@ final class ControllableObjectClient implements ObjectClient {
                 }
               })
           .thenCompose(ignored -> delegate.getObject(request));
+    }
+    if (failingPosition >= 0 && request.range().contains(failingPosition)) {
+      return CompletableFuture.failedFuture(failure);
     }
     long stallAfter = stallBodiesAfter;
     CompletableFuture<ObjectContent> answer = delayed(delegate.getObject(request));

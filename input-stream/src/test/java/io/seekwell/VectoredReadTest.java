@@ -1,0 +1,162 @@
+package io.seekwell;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.common.ByteRange;
+import io.seekwell.common.metrics.Metrics;
+import io.seekwell.common.object.GetRequest;
+import io.seekwell.common.object.ObjectLocation;
+import io.seekwell.common.object.ObjectStoreException;
+import io.seekwell.testing.InMemoryObjectClient;
+import io.seekwell.testing.TestData;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class VectoredReadTest {
+
+  private static final int KIB = 1024;
+  private static final int MIB = 1024 * KIB;
+
+  private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
+  private final ControllableObjectClient controllable = new ControllableObjectClient(store);
+  private final S3SeekableInputStreamFactory factory =
+      new S3SeekableInputStreamFactory(controllable, S3SeekableInputStreamConfiguration.DEFAULT);
+
+  @AfterEach
+  void close() {
+    factory.close();
+  }
+
+  private byte[] put(String key, int length) {
+    byte[] content = TestData.randomBytes(key.hashCode(), length);
+    store.put(ObjectLocation.of("bucket", key), content);
+    return content;
+  }
+
+  private static void assertBytes(byte[] content, ObjectRange range) throws Exception {
+    ByteBuffer buffer = range.getByteBuffer().get(30, TimeUnit.SECONDS);
+    assertEquals(range.getLength(), buffer.remaining());
+    int from = (int) range.getOffset();
+    ByteBuffer expected = ByteBuffer.wrap(content, from, range.getLength());
+    assertEquals(expected, buffer, range::toString);
+  }
+
+  @Test
+  void rangesCloseTogetherAreMergedIntoGetsOfAtMost8MiB() {
+    List<ByteRange> merged =
+        VectoredReads.coalesce(
+            List.of(
+                ByteRange.of(0, 99),
+                ByteRange.of(1000, 1099),
+                ByteRange.of(3 * MIB, 3 * MIB + 99),
+                ByteRange.of(3 * MIB + 200, 11 * MIB),
+                ByteRange.of(20 * MIB, 40 * MIB)),
+            MIB,
+            8 * MIB);
+    assertEquals(
+        List.of(
+            ByteRange.of(0, 1099),
+            ByteRange.of(3 * MIB, 3 * MIB + 99),
+            ByteRange.of(3 * MIB + 200, 11 * MIB),
+            ByteRange.of(20 * MIB, 40 * MIB)),
+        merged);
+  }
+
+  @Test
+  void tenThousandSmallRangesCompleteWithFewGetsAndBoundedThreads() throws Exception {
+    int count = 10_000;
+    byte[] content = put("many.bin", count * 8 * KIB);
+    List<ObjectRange> ranges = new ArrayList<>();
+    for (int i = count - 1; i >= 0; i--) {
+      ranges.add(ObjectRange.of((long) i * 8 * KIB, 4 * KIB));
+    }
+    int threadsBefore = Thread.activeCount();
+    try (S3SeekableInputStream stream = factory.createStream(S3URI.of("bucket", "many.bin"))) {
+      stream.readVectored(
+          ranges,
+          length ->
+              length % 2 == 0 ? ByteBuffer.allocate(length) : ByteBuffer.allocateDirect(length),
+          buffer -> {});
+      CompletableFuture.allOf(
+              ranges.stream().map(ObjectRange::getByteBuffer).toArray(CompletableFuture[]::new))
+          .get(60, TimeUnit.SECONDS);
+      for (ObjectRange range : ranges) {
+        assertBytes(content, range);
+      }
+    }
+    // 80 MiB of ranges 4 KiB apart: merged into 8 MiB GETs. No thread per range: at most the
+    // factory's 64 fetch threads (and a few of the JVM's) were added.
+    List<GetRequest> gets = store.gets();
+    assertEquals(10, gets.size(), gets::toString);
+    assertTrue(
+        Thread.activeCount() <= threadsBefore + 64 + 4, () -> Thread.activeCount() + " threads");
+  }
+
+  @Test
+  void heapBuffersWithAnOffsetAndDirectBuffersGetPositionAndLimit() throws Exception {
+    byte[] content = put("buffers.bin", 2 * MIB);
+    List<ObjectRange> ranges =
+        List.of(ObjectRange.of(10, 100), ObjectRange.of(MIB, 5000), ObjectRange.of(MIB + 9000, 7));
+    List<Integer> calls = new ArrayList<>();
+    try (S3SeekableInputStream stream = factory.createStream(S3URI.of("bucket", "buffers.bin"))) {
+      stream.readVectored(
+          ranges,
+          length -> {
+            calls.add(length);
+            return calls.size() == 2
+                ? ByteBuffer.allocateDirect(length + 16).position(16)
+                : ByteBuffer.wrap(new byte[length + 40], 13, length + 20).slice().position(5);
+          },
+          buffer -> {});
+      for (ObjectRange range : ranges) {
+        assertBytes(content, range);
+      }
+    }
+    assertTrue(ranges.get(1).getByteBuffer().get().isDirect());
+    assertEquals(16, ranges.get(1).getByteBuffer().get().position());
+    assertEquals(5, ranges.get(0).getByteBuffer().get().position());
+  }
+
+  @Test
+  void aFailingRangeFailsAloneAndItsBufferIsReleased() throws Exception {
+    byte[] content = put("partial.bin", 40 * MIB);
+    controllable.failGetsOver(
+        20 * MIB + 10,
+        new ObjectStoreException("GET failed", 500, "InternalError", "r", false, null));
+    List<ObjectRange> ranges =
+        List.of(
+            ObjectRange.of(MIB, 1000),
+            ObjectRange.of(20 * MIB, 1000),
+            ObjectRange.of(35 * MIB, 1000));
+    List<ByteBuffer> released = new ArrayList<>();
+    ConcurrentHashMap<ByteBuffer, Boolean> handedOut = new ConcurrentHashMap<>();
+    try (S3SeekableInputStream stream = factory.createStream(S3URI.of("bucket", "partial.bin"))) {
+      stream.readVectored(
+          ranges,
+          length -> {
+            ByteBuffer buffer = ByteBuffer.allocate(length);
+            handedOut.put(buffer, true);
+            return buffer;
+          },
+          released::add);
+      assertBytes(content, ranges.get(0));
+      assertBytes(content, ranges.get(2));
+      ExecutionException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              ExecutionException.class,
+              () -> ranges.get(1).getByteBuffer().get(30, TimeUnit.SECONDS));
+      assertInstanceOf(ObjectStoreException.class, e.getCause());
+    }
+    assertEquals(1, released.size());
+    assertTrue(handedOut.containsKey(released.get(0)));
+  }
+}
