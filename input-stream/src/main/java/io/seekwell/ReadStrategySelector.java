@@ -52,6 +52,15 @@ final class ReadStrategySelector implements AutoCloseable {
     }
   }
 
+  /** The plug-in of type {@code type}, if one was found. */
+  <T extends FormatPlugin> java.util.Optional<T> plugin(Class<T> type) {
+    return formats.stream()
+        .map(Format::plugin)
+        .filter(type::isInstance)
+        .map(type::cast)
+        .findFirst();
+  }
+
   /** The names of the format plug-ins found. */
   List<String> formatNames() {
     return formats.stream().map(format -> format.plugin().name()).toList();

@@ -4,14 +4,23 @@ import io.seekwell.common.ByteRange;
 import io.seekwell.logical.Prefetcher;
 import io.seekwell.physical.ObjectReader;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
 
 /** Lets a read strategy prefetch and read through its stream's {@link ObjectReader}. */
 final class ReaderPrefetcher implements Prefetcher {
 
+  private final S3URI uri;
   private final ObjectReader reader;
 
-  ReaderPrefetcher(ObjectReader reader) {
+  ReaderPrefetcher(S3URI uri, ObjectReader reader) {
+    this.uri = uri;
     this.reader = reader;
+  }
+
+  @Override
+  public String objectName() {
+    return uri.toString();
   }
 
   @Override
@@ -25,10 +34,19 @@ final class ReaderPrefetcher implements Prefetcher {
   }
 
   @Override
-  public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
-    int done = 0;
-    while (done < length) {
-      done += reader.read(position + done, buffer, offset + done, length - done);
+  public CompletableFuture<byte[]> fetch(ByteRange range) {
+    byte[] bytes = new byte[Math.toIntExact(range.length())];
+    try {
+      if (reader.prefetch(range)) {
+        CompletableFuture<Void> copied = reader.copyWhenArrived(range, ByteBuffer.wrap(bytes), 0);
+        if (copied != null) {
+          return copied.thenApply(ignored -> bytes);
+        }
+      }
+      return CompletableFuture.failedFuture(
+          new IOException("No memory to fetch " + range + " ahead"));
+    } catch (IOException | RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
     }
   }
 }

@@ -8,6 +8,7 @@ import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.common.object.MeteredObjectClient;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.logical.FormatPlugin;
 import io.seekwell.logical.Prefetcher;
 import io.seekwell.logical.ReadStrategy;
 import io.seekwell.physical.FetchContext;
@@ -16,6 +17,7 @@ import io.seekwell.physical.PhysicalIO;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -114,7 +116,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
             range -> information.requestCallback().onGetRequest(uri, range));
     ObjectReader reader = physicalIO.open(uri.location(), metadata, context);
     try {
-      Prefetcher prefetcher = new ReaderPrefetcher(reader);
+      Prefetcher prefetcher = new ReaderPrefetcher(uri, reader);
       strategies.prefetchSmallObject(information.inputPolicy(), prefetcher);
       ReadStrategy strategy = strategies.select(uri, information.inputPolicy(), prefetcher);
       strategy.onOpen();
@@ -149,6 +151,11 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
   /** The factory's counters: requests, bytes, retries, errors. */
   public MetricsSnapshot getMetrics() {
     return metrics.snapshot();
+  }
+
+  /** The format plug-in of type {@code type}, if one was found on the class path. */
+  public <T extends FormatPlugin> Optional<T> formatPlugin(Class<T> type) {
+    return strategies.plugin(type);
   }
 
   /** Bytes of block memory reserved now and at most so far; for monitoring and tests. */

@@ -2,12 +2,17 @@ package io.seekwell.logical;
 
 import io.seekwell.common.ByteRange;
 import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * What a {@link ReadStrategy} can do with its stream's object: know it, ask for bytes ahead, and
- * read bytes it needs to decide (such as a file footer).
+ * get bytes it needs to decide (such as a file footer). Thread-safe: a strategy may use it from its
+ * own threads.
  */
 public interface Prefetcher {
+
+  /** The object, as {@code s3://bucket/key}, for messages. */
+  String objectName();
 
   /** The object's length in bytes. */
   long objectLength();
@@ -19,6 +24,9 @@ public interface Prefetcher {
    */
   boolean prefetch(ByteRange range) throws IOException;
 
-  /** Reads {@code length} bytes at {@code position}, waiting for them. */
-  void readFully(long position, byte[] buffer, int offset, int length) throws IOException;
+  /**
+   * The bytes of {@code range}, fetched if needed; completes on the thread that receives the last
+   * of them, or exceptionally (also when no memory could be found for them).
+   */
+  CompletableFuture<byte[]> fetch(ByteRange range);
 }

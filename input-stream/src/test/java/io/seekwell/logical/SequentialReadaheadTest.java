@@ -7,6 +7,7 @@ import io.seekwell.common.ByteRange;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 class SequentialReadaheadTest {
@@ -25,6 +26,11 @@ class SequentialReadaheadTest {
     }
 
     @Override
+    public String objectName() {
+      return "s3://bucket/test";
+    }
+
+    @Override
     public long objectLength() {
       return length;
     }
@@ -39,8 +45,8 @@ class SequentialReadaheadTest {
     }
 
     @Override
-    public void readFully(long position, byte[] buffer, int offset, int length) {
-      throw new UnsupportedOperationException();
+    public CompletableFuture<byte[]> fetch(ByteRange range) {
+      throw new UnsupportedOperationException("read-ahead only prefetches");
     }
 
     long frontier() {

@@ -1,0 +1,77 @@
+package io.seekwell.parquet;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.seekwell.common.concurrent.DaemonPools;
+import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.logical.FormatPlugin;
+import io.seekwell.logical.Prefetcher;
+import io.seekwell.logical.ReadStrategy;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The Parquet format plug-in: at open of a Parquet file, fetches its tail with one GET (one more if
+ * the footer is longer) and parses the footer on its own threads. Found by {@link
+ * java.util.ServiceLoader}; one per factory. Thread-safe.
+ */
+public final class ParquetFormatPlugin implements FormatPlugin {
+
+  private static final AtomicInteger PLUGIN_IDS = new AtomicInteger();
+  private static final int PARSER_THREADS = 2;
+  private static final int REMEMBERED_FOOTERS = 1000;
+
+  private final ExecutorService parser =
+      DaemonPools.bounded("seekwell-parquet-" + PLUGIN_IDS.incrementAndGet() + "-", PARSER_THREADS);
+  private final Cache<String, ParquetFooter> footers =
+      Caffeine.newBuilder().maximumSize(REMEMBERED_FOOTERS).executor(Runnable::run).build();
+  private volatile ParquetSettings settings = ParquetSettings.DEFAULT;
+
+  /** Creates the plug-in; {@link java.util.ServiceLoader} calls this. */
+  public ParquetFormatPlugin() {}
+
+  @Override
+  public String name() {
+    return "parquet";
+  }
+
+  @Override
+  public List<String> defaultSuffixes() {
+    return List.of(".parquet", ".par");
+  }
+
+  @Override
+  public void configure(ConnectorConfiguration configuration) {
+    settings = ParquetSettings.fromConfiguration(configuration);
+  }
+
+  @Override
+  public ReadStrategy newStrategy(Prefetcher prefetcher) {
+    ParquetReadStrategy strategy = new ParquetReadStrategy(prefetcher, settings, parser);
+    return new ReadStrategy() {
+      @Override
+      public void onOpen() {
+        strategy.onOpen();
+        strategy.footer().thenAccept(footer -> footers.put(prefetcher.objectName(), footer));
+      }
+
+      @Override
+      public void beforeRead(long position, long length) {
+        strategy.beforeRead(position, length);
+      }
+    };
+  }
+
+  /** The most recently parsed footer of {@code objectName} ({@code s3://bucket/key}). */
+  public Optional<ParquetFooter> footer(String objectName) {
+    return Optional.ofNullable(footers.getIfPresent(objectName));
+  }
+
+  @Override
+  public void close() {
+    DaemonPools.shutdown(parser);
+    footers.invalidateAll();
+  }
+}

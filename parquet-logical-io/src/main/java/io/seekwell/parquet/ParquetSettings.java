@@ -1,0 +1,35 @@
+package io.seekwell.parquet;
+
+import io.seekwell.common.config.ConnectorConfiguration;
+
+/**
+ * How much of a Parquet file's end is fetched at open. Immutable. Keys, under {@code
+ * logicalio.parquet.}: {@code footer.prefetch.size} (default 1 MiB + 32 KiB) for files up to {@code
+ * large.file.threshold} (default 1 GiB), {@code large.footer.prefetch.size} (default 9 MiB) above.
+ *
+ * @param footerPrefetchSize the tail fetched for files up to the threshold
+ * @param largeFooterPrefetchSize the tail fetched for larger files
+ * @param largeFileThreshold the size above which a file counts as large
+ */
+record ParquetSettings(
+    long footerPrefetchSize, long largeFooterPrefetchSize, long largeFileThreshold) {
+
+  private static final long KIB = 1024;
+  private static final long MIB = 1024 * KIB;
+
+  static final ParquetSettings DEFAULT = new ParquetSettings(MIB + 32 * KIB, 9 * MIB, 1024 * MIB);
+
+  static ParquetSettings fromConfiguration(ConnectorConfiguration parquet) {
+    return new ParquetSettings(
+        parquet.getSize("footer.prefetch.size", DEFAULT.footerPrefetchSize, ParquetFooter.TRAILER),
+        parquet.getSize(
+            "large.footer.prefetch.size", DEFAULT.largeFooterPrefetchSize, ParquetFooter.TRAILER),
+        parquet.getSize("large.file.threshold", DEFAULT.largeFileThreshold, 0));
+  }
+
+  /** The tail to fetch at open of a file of {@code fileLength} bytes. */
+  long tailSize(long fileLength) {
+    long size = fileLength > largeFileThreshold ? largeFooterPrefetchSize : footerPrefetchSize;
+    return Math.min(size, fileLength);
+  }
+}
