@@ -1,0 +1,149 @@
+package io.seekwell.parquet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.OpenStreamInformation;
+import io.seekwell.S3SeekableInputStreamConfiguration;
+import io.seekwell.S3SeekableInputStreamFactory;
+import io.seekwell.S3URI;
+import io.seekwell.client.ObjectClientConfiguration;
+import io.seekwell.client.S3SdkObjectClient;
+import io.seekwell.common.ByteRange;
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.Metrics;
+import io.seekwell.common.object.MeteredObjectClient;
+import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.testing.S3TestBucket;
+import io.seekwell.testing.WithS3Server;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+
+/** parquet-java reading 3 of 20 columns through a Seekwell stream with vectored reads. */
+@WithS3Server
+class ParquetProjectionMinioTest {
+
+  private static final int MIB = 1024 * 1024;
+  private static final List<String> PROJECTED = List.of("c2", "c7", "c15");
+
+  @TempDir static Path dir;
+  private static S3TestBucket bucket;
+  private static S3AsyncClient s3;
+  private static Path file;
+  private static S3URI uri;
+  private static String etag;
+
+  @BeforeAll
+  static void upload(S3TestBucket testBucket) throws IOException {
+    bucket = testBucket;
+    s3 = bucket.endpoint().configure(S3AsyncClient.builder()).build();
+    file =
+        ParquetFiles.write(
+            dir.resolve("table.parquet"), ParquetFiles.doubles(20), 655_360, 13L * MIB, 3);
+    uri = S3URI.of(bucket.name(), "tables/table.parquet");
+    etag =
+        bucket
+            .admin()
+            .putObject(b -> b.bucket(bucket.name()).key(uri.key()), RequestBody.fromFile(file))
+            .eTag();
+  }
+
+  @AfterAll
+  static void closeClient() {
+    s3.close();
+  }
+
+  private static MessageType projection() {
+    Types.MessageTypeBuilder builder = Types.buildMessage();
+    for (String column : PROJECTED) {
+      builder.required(PrimitiveTypeName.DOUBLE).named(column);
+    }
+    return builder.named("table");
+  }
+
+  /** Reads the projected columns and returns, per column, a checksum of every value. */
+  private static List<Long> readProjection(InputFile input) throws IOException {
+    MessageType projection = projection();
+    List<Long> sums = new ArrayList<>(List.of(0L, 0L, 0L));
+    ParquetReadOptions options = ParquetReadOptions.builder().withUseHadoopVectoredIo(true).build();
+    try (ParquetFileReader reader = ParquetFileReader.open(input, options)) {
+      reader.setRequestedSchema(projection);
+      PageReadStore rowGroup;
+      while ((rowGroup = reader.readNextRowGroup()) != null) {
+        RecordReader<Group> records =
+            new ColumnIOFactory()
+                .getColumnIO(projection)
+                .getRecordReader(rowGroup, new GroupRecordConverter(projection));
+        for (long row = 0; row < rowGroup.getRowCount(); row++) {
+          Group group = records.read();
+          for (int i = 0; i < PROJECTED.size(); i++) {
+            long bits = Double.doubleToLongBits(group.getDouble(PROJECTED.get(i), 0));
+            sums.set(i, sums.get(i) * 31 + bits);
+          }
+        }
+      }
+    }
+    return sums;
+  }
+
+  @Test
+  void threeOfTwentyColumnsCostTheirCoalescedRunsAndMatchALocalRead() throws Exception {
+    List<ByteRange> chunks = new ArrayList<>();
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+      for (BlockMetaData rowGroup : reader.getFooter().getBlocks()) {
+        for (ColumnChunkMetaData column : rowGroup.getColumns()) {
+          if (PROJECTED.contains(column.getPath().toDotString())) {
+            chunks.add(ByteRange.ofLength(column.getStartingPos(), column.getTotalSize()));
+          }
+        }
+      }
+    }
+    long length = Files.size(file);
+    ByteRange tail = ByteRange.of(length - (MIB + 32 * 1024), length - 1);
+    List<ByteRange> runs = chunks.stream().filter(chunk -> !tail.contains(chunk)).toList();
+
+    Metrics metrics = new Metrics();
+    try (S3SeekableInputStreamFactory factory =
+        new S3SeekableInputStreamFactory(
+            new MeteredObjectClient(
+                new S3SdkObjectClient(s3, ObjectClientConfiguration.defaults()), metrics),
+            S3SeekableInputStreamConfiguration.DEFAULT)) {
+      OpenStreamInformation known =
+          OpenStreamInformation.builder().objectMetadata(ObjectMetadata.of(length, etag)).build();
+      List<Long> remote =
+          readProjection(new SeekwellInputFileForTests(factory, uri, known, length));
+      assertEquals(readProjection(new LocalInputFile(file)), remote);
+
+      // One GET for the tail, one per column run not already in it (runs are more than the 1 MiB
+      // merge gap apart here, so each chunk is its own run).
+      assertEquals(1 + runs.size(), metrics.get(Metric.GET_REQUESTS));
+      long needed = chunks.stream().mapToLong(ByteRange::length).sum() + tail.length();
+      long fetched = metrics.get(Metric.BYTES_RECEIVED);
+      assertTrue(fetched <= 1.25 * needed, fetched + " bytes fetched for " + needed + " needed");
+      assertEquals(0, metrics.get(Metric.HEAD_REQUESTS));
+    }
+  }
+}
