@@ -117,6 +117,7 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     ensureOpen();
     Objects.checkFromIndexSize(offset, len, buffer.length);
     checkWithinObject(start, len);
+    strategy.beforePositionalRead(start, len);
     readExactly(start, buffer, offset, len);
   }
 
@@ -128,6 +129,7 @@ public final class S3SeekableInputStream extends SeekableInputStream {
       throw new EOFException(
           "Cannot read the last " + len + " bytes of " + uri + ": it has " + length);
     }
+    strategy.beforePositionalRead(length - len, len);
     readExactly(length - len, buffer, offset, len);
     return len;
   }
@@ -147,6 +149,9 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     ensureOpen();
     Objects.requireNonNull(allocate, "allocate");
     Objects.requireNonNull(release, "release");
+    for (ObjectRange range : VectoredReads.validated(uri, ranges)) {
+      strategy.beforePositionalRead(range.getOffset(), range.getLength());
+    }
     vectored.read(uri, reader, ranges, allocate, release);
   }
 

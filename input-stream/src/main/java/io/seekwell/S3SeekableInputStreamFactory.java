@@ -79,7 +79,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     ObjectClient metered = new MeteredObjectClient(client, metrics);
     this.client =
         withRetries ? new RetryingObjectClient(metered, configuration.client(), metrics) : metered;
-    this.physicalIO = new PhysicalIO(this.client, configuration.physicalIO());
+    this.physicalIO = new PhysicalIO(this.client, configuration.physicalIO(), metrics);
     this.strategies = new ReadStrategySelector(configuration);
     this.vectored =
         new VectoredReads(

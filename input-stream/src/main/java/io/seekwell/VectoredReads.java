@@ -1,6 +1,7 @@
 package io.seekwell;
 
 import io.seekwell.common.ByteRange;
+import io.seekwell.common.ByteRanges;
 import io.seekwell.physical.ObjectReader;
 import java.io.EOFException;
 import java.io.IOException;
@@ -62,7 +63,7 @@ final class VectoredReads {
         readable.stream()
             .map(range -> ByteRange.ofLength(range.getOffset(), range.getLength()))
             .toList();
-    for (ByteRange merged : coalesce(wanted, mergeGap.getAsLong(), maxMerged)) {
+    for (ByteRange merged : ByteRanges.coalesce(wanted, mergeGap.getAsLong(), maxMerged)) {
       reader.prefetch(merged);
     }
     for (ObjectRange range : readable) {
@@ -134,30 +135,5 @@ final class VectoredReads {
       }
     }
     return sorted;
-  }
-
-  /**
-   * Merges sorted, disjoint ranges whose gap is at most {@code mergeGap} while the merged range
-   * stays within {@code maxMerged}; a single range longer than that stays as it is.
-   */
-  static List<ByteRange> coalesce(List<ByteRange> sorted, long mergeGap, long maxMerged) {
-    List<ByteRange> merged = new ArrayList<>();
-    ByteRange current = null;
-    for (ByteRange range : sorted) {
-      if (current != null
-          && range.start() - current.end() - 1 <= mergeGap
-          && range.end() - current.start() + 1 <= maxMerged) {
-        current = current.span(range);
-      } else {
-        if (current != null) {
-          merged.add(current);
-        }
-        current = range;
-      }
-    }
-    if (current != null) {
-      merged.add(current);
-    }
-    return merged;
   }
 }

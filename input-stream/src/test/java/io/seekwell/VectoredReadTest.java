@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.common.ByteRange;
+import io.seekwell.common.ByteRanges;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectLocation;
@@ -53,7 +54,7 @@ class VectoredReadTest {
   @Test
   void rangesCloseTogetherAreMergedIntoGetsOfAtMost8MiB() {
     List<ByteRange> merged =
-        VectoredReads.coalesce(
+        ByteRanges.coalesce(
             List.of(
                 ByteRange.of(0, 99),
                 ByteRange.of(1000, 1099),

@@ -16,4 +16,10 @@ public interface ReadStrategy {
 
   /** The stream is about to read {@code length} bytes at {@code position} (its own position). */
   void beforeRead(long position, long length) throws IOException;
+
+  /**
+   * The stream is about to read {@code length} bytes at {@code position} without moving its
+   * position ({@code readFully}, {@code readTail}, each range of {@code readVectored}).
+   */
+  default void beforePositionalRead(long position, long length) throws IOException {}
 }

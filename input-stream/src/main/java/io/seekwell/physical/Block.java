@@ -41,6 +41,7 @@ final class Block {
   private volatile boolean evicted;
   private volatile boolean read;
   private volatile int consumedTo;
+  private final boolean prefetched;
   private final PriorityQueue<Waiter> waiters =
       new PriorityQueue<>(Comparator.comparingInt(Waiter::bytes));
 
@@ -49,6 +50,15 @@ final class Block {
 
   /** A block whose memory is already reserved in {@code budget}, pinned once for its fetcher. */
   Block(BlockKey key, ByteRange range, MemoryBudget budget) {
+    this(key, range, budget, false);
+  }
+
+  /**
+   * A block whose memory is already reserved in {@code budget}, pinned once for its fetcher; {@code
+   * prefetched} if no read asked for it yet.
+   */
+  Block(BlockKey key, ByteRange range, MemoryBudget budget, boolean prefetched) {
+    this.prefetched = prefetched;
     this.key = key;
     this.range = range;
     this.data = new byte[Math.toIntExact(range.length())];
@@ -61,6 +71,11 @@ final class Block {
 
   ByteRange range() {
     return range;
+  }
+
+  /** Whether the block was fetched ahead of any read. */
+  boolean isPrefetched() {
+    return prefetched;
   }
 
   /** Whether a reader has copied bytes from the block (prefetched blocks start unread). */

@@ -6,6 +6,8 @@ import com.github.benmanes.caffeine.cache.Policy;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.concurrent.DaemonPools;
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectChangedException;
 import io.seekwell.common.object.ObjectClient;
@@ -47,6 +49,7 @@ final class BlockStore implements AutoCloseable {
   private final ReentrantLock evictionLock = new ReentrantLock();
   private final Consumer<ObjectLocation> onObjectChanged;
   private final long readTimeoutNanos;
+  private final Metrics metrics;
   private final LinkStats link = new LinkStats();
   private volatile boolean closed;
 
@@ -57,8 +60,10 @@ final class BlockStore implements AutoCloseable {
   BlockStore(
       ObjectClient client,
       PhysicalIOConfiguration configuration,
+      Metrics metrics,
       Consumer<ObjectLocation> onObjectChanged) {
     this.client = client;
+    this.metrics = metrics;
     this.planner = new RequestPlanner(configuration);
     this.budget = new MemoryBudget(configuration.maxMemoryLimit());
     this.onObjectChanged = onObjectChanged;
@@ -115,7 +120,7 @@ final class BlockStore implements AutoCloseable {
         if (!admit(part.length(), prefetch)) {
           return !part.contains(position);
         }
-        start(blocks, part, context);
+        start(blocks, part, context, prefetch);
       }
       return true;
     } finally {
@@ -191,8 +196,13 @@ final class BlockStore implements AutoCloseable {
     return victims;
   }
 
-  private void start(ObjectBlocks blocks, ByteRange part, FetchContext context) {
-    Block block = new Block(new BlockKey(blocks.key(), part.start()), part, budget);
+  private void start(ObjectBlocks blocks, ByteRange part, FetchContext context, boolean prefetch) {
+    Block block = new Block(new BlockKey(blocks.key(), part.start()), part, budget, prefetch);
+    if (prefetch) {
+      metrics.add(Metric.PREFETCHED_BYTES, part.length());
+    } else {
+      countDemandGet();
+    }
     blocks.add(block);
     cache.put(block.key(), block);
     try {
@@ -266,8 +276,16 @@ final class BlockStore implements AutoCloseable {
     }
   }
 
+  /** Counts a GET sent because a read needed its bytes at once. */
+  void countDemandGet() {
+    metrics.increment(Metric.DEMAND_GET_REQUESTS);
+  }
+
   /** The cache no longer holds {@code block}: release it and remove it from its object. */
   private void forget(Block block) {
+    if (block.isPrefetched() && !block.wasRead()) {
+      metrics.add(Metric.PREFETCHED_BYTES_UNUSED, block.range().length());
+    }
     block.evict();
     forgetFromObject(block);
   }

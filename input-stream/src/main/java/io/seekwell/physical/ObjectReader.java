@@ -185,6 +185,7 @@ public final class ObjectReader implements AutoCloseable {
   /** Reads {@code [position, position + length)} with one GET, bypassing the cache. */
   private void readDirect(long position, byte[] buffer, int offset, int length) throws IOException {
     ByteRange range = ByteRange.ofLength(position, length);
+    store.countDemandGet();
     context.onGet().accept(range);
     GetRequest request =
         new GetRequest(

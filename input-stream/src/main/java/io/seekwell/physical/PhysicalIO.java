@@ -1,5 +1,6 @@
 package io.seekwell.physical;
 
+import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
@@ -18,12 +19,12 @@ public final class PhysicalIO implements AutoCloseable {
   private final MetadataStore metadata;
   private final BlockStore blocks;
 
-  /** Physical IO over {@code client}. */
-  public PhysicalIO(ObjectClient client, PhysicalIOConfiguration configuration) {
+  /** Physical IO over {@code client}, counting in {@code metrics}. */
+  public PhysicalIO(ObjectClient client, PhysicalIOConfiguration configuration, Metrics metrics) {
     this.client = client;
     this.configuration = configuration;
     this.metadata = new MetadataStore(client, configuration);
-    this.blocks = new BlockStore(client, configuration, metadata::invalidate);
+    this.blocks = new BlockStore(client, configuration, metrics, metadata::invalidate);
   }
 
   /**

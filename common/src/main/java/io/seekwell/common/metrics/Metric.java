@@ -25,5 +25,11 @@ public enum Metric {
   /** Requests that got no complete answer: connection failures, resets and timeouts. */
   ERRORS_NETWORK,
   /** Any other failure. */
-  ERRORS_OTHER
+  ERRORS_OTHER,
+  /** GETs sent because a read needed the bytes at once (not read-ahead), direct reads included. */
+  DEMAND_GET_REQUESTS,
+  /** Bytes asked for ahead of any read: read-ahead, small objects, vectored and format prefetch. */
+  PREFETCHED_BYTES,
+  /** Prefetched bytes dropped from the cache without any read of their block: the over-read. */
+  PREFETCHED_BYTES_UNUSED
 }
