@@ -13,6 +13,7 @@ import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -28,6 +29,7 @@ final class Block {
 
   private static final int RELEASED = -1;
   private static final int FILL_CHUNK = 64 * 1024;
+  private static final int GRANULE = 64 * 1024;
 
   private final BlockKey key;
   private final ByteRange range;
@@ -42,6 +44,10 @@ final class Block {
   private volatile boolean read;
   private volatile int consumedTo;
   private final boolean prefetched;
+
+  /** For prefetched blocks, which 64 KiB granules readers touched; null otherwise. */
+  private final AtomicLongArray readGranules;
+
   private final PriorityQueue<Waiter> waiters =
       new PriorityQueue<>(Comparator.comparingInt(Waiter::bytes));
 
@@ -59,6 +65,10 @@ final class Block {
    */
   Block(BlockKey key, ByteRange range, MemoryBudget budget, boolean prefetched) {
     this.prefetched = prefetched;
+    this.readGranules =
+        prefetched
+            ? new AtomicLongArray((int) ((range.length() + GRANULE * 64 - 1) / (GRANULE * 64)))
+            : null;
     this.key = key;
     this.range = range;
     this.data = new byte[Math.toIntExact(range.length())];
@@ -199,7 +209,7 @@ final class Block {
           "Bytes " + position + "+" + length + " of " + range + " have not arrived");
     }
     target.put(index, data, from, length);
-    markRead(from + length);
+    markRead(from, from + length);
   }
 
   private void signal() {
@@ -231,11 +241,33 @@ final class Block {
     }
     int n = Math.min(length, arrived - from);
     System.arraycopy(data, from, buffer, offset, n);
-    markRead(from + n);
+    markRead(from, from + n);
     return n;
   }
 
-  private void markRead(int upTo) {
+  /** Bytes of a prefetched block in granules no reader touched: the over-read; 0 otherwise. */
+  long unreadBytes() {
+    if (readGranules == null) {
+      return 0;
+    }
+    long unread = 0;
+    for (int granule = 0; granule * (long) GRANULE < data.length; granule++) {
+      if ((readGranules.get(granule / 64) & (1L << (granule % 64))) == 0) {
+        unread += Math.min(GRANULE, data.length - (long) granule * GRANULE);
+      }
+    }
+    return unread;
+  }
+
+  private void markRead(int from, int upTo) {
+    if (readGranules != null) {
+      for (int granule = from / GRANULE; granule <= (upTo - 1) / GRANULE; granule++) {
+        long bit = 1L << (granule % 64);
+        if ((readGranules.get(granule / 64) & bit) == 0) {
+          readGranules.getAndAccumulate(granule / 64, bit, (a, b) -> a | b);
+        }
+      }
+    }
     if (!read) {
       read = true;
     }

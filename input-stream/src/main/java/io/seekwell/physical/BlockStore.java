@@ -283,8 +283,9 @@ final class BlockStore implements AutoCloseable {
 
   /** The cache no longer holds {@code block}: release it and remove it from its object. */
   private void forget(Block block) {
-    if (block.isPrefetched() && !block.wasRead()) {
-      metrics.add(Metric.PREFETCHED_BYTES_UNUSED, block.range().length());
+    long unread = block.unreadBytes();
+    if (unread > 0) {
+      metrics.add(Metric.PREFETCHED_BYTES_UNUSED, unread);
     }
     block.evict();
     forgetFromObject(block);

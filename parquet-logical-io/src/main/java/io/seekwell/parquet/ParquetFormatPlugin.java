@@ -7,6 +7,7 @@ import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.logical.FormatPlugin;
 import io.seekwell.logical.Prefetcher;
 import io.seekwell.logical.ReadStrategy;
+import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -14,8 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The Parquet format plug-in: at open of a Parquet file, fetches its tail with one GET (one more if
- * the footer is longer) and parses the footer on its own threads. Found by {@link
- * java.util.ServiceLoader}; one per factory. Thread-safe.
+ * the footer is longer), parses the footer on its own threads, and prefetches the columns that
+ * readers of files with the same schema read before. Found by {@link java.util.ServiceLoader}; one
+ * per factory. Thread-safe.
  */
 public final class ParquetFormatPlugin implements FormatPlugin {
 
@@ -28,6 +30,7 @@ public final class ParquetFormatPlugin implements FormatPlugin {
   private final Cache<String, ParquetFooter> footers =
       Caffeine.newBuilder().maximumSize(REMEMBERED_FOOTERS).executor(Runnable::run).build();
   private volatile ParquetSettings settings = ParquetSettings.DEFAULT;
+  private volatile ColumnHistory history = new ColumnHistory(ParquetSettings.DEFAULT.historySize());
 
   /** Creates the plug-in; {@link java.util.ServiceLoader} calls this. */
   public ParquetFormatPlugin() {}
@@ -45,11 +48,12 @@ public final class ParquetFormatPlugin implements FormatPlugin {
   @Override
   public void configure(ConnectorConfiguration configuration) {
     settings = ParquetSettings.fromConfiguration(configuration);
+    history = new ColumnHistory(settings.historySize());
   }
 
   @Override
   public ReadStrategy newStrategy(Prefetcher prefetcher) {
-    ParquetReadStrategy strategy = new ParquetReadStrategy(prefetcher, settings, parser);
+    ParquetReadStrategy strategy = new ParquetReadStrategy(prefetcher, settings, parser, history);
     return new ReadStrategy() {
       @Override
       public void onOpen() {
@@ -58,8 +62,13 @@ public final class ParquetFormatPlugin implements FormatPlugin {
       }
 
       @Override
-      public void beforeRead(long position, long length) {
+      public void beforeRead(long position, long length) throws IOException {
         strategy.beforeRead(position, length);
+      }
+
+      @Override
+      public void beforePositionalRead(long position, long length) throws IOException {
+        strategy.beforePositionalRead(position, length);
       }
     };
   }

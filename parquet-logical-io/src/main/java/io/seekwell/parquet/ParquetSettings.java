@@ -10,21 +10,37 @@ import io.seekwell.common.config.ConnectorConfiguration;
  * @param footerPrefetchSize the tail fetched for files up to the threshold
  * @param largeFooterPrefetchSize the tail fetched for larger files
  * @param largeFileThreshold the size above which a file counts as large
+ * @param prefetchMode which learned columns are prefetched ({@code prefetch.mode}, ROW_GROUP)
+ * @param historySize how many schemas' columns are remembered ({@code history.size}, 1000)
+ * @param mergeGap learned column chunks this close are fetched together ({@code merge.gap}, 1 MiB)
+ * @param maxRequestSize merged chunks stay within this ({@code max.request.size}, 8 MiB)
  */
 record ParquetSettings(
-    long footerPrefetchSize, long largeFooterPrefetchSize, long largeFileThreshold) {
+    long footerPrefetchSize,
+    long largeFooterPrefetchSize,
+    long largeFileThreshold,
+    PrefetchMode prefetchMode,
+    long historySize,
+    long mergeGap,
+    long maxRequestSize) {
 
   private static final long KIB = 1024;
   private static final long MIB = 1024 * KIB;
 
-  static final ParquetSettings DEFAULT = new ParquetSettings(MIB + 32 * KIB, 9 * MIB, 1024 * MIB);
+  static final ParquetSettings DEFAULT =
+      new ParquetSettings(
+          MIB + 32 * KIB, 9 * MIB, 1024 * MIB, PrefetchMode.ROW_GROUP, 1000, MIB, 8 * MIB);
 
   static ParquetSettings fromConfiguration(ConnectorConfiguration parquet) {
     return new ParquetSettings(
         parquet.getSize("footer.prefetch.size", DEFAULT.footerPrefetchSize, ParquetFooter.TRAILER),
         parquet.getSize(
             "large.footer.prefetch.size", DEFAULT.largeFooterPrefetchSize, ParquetFooter.TRAILER),
-        parquet.getSize("large.file.threshold", DEFAULT.largeFileThreshold, 0));
+        parquet.getSize("large.file.threshold", DEFAULT.largeFileThreshold, 0),
+        parquet.getEnum("prefetch.mode", PrefetchMode.class, DEFAULT.prefetchMode),
+        parquet.getInt("history.size", (int) DEFAULT.historySize, 1),
+        parquet.getSize("merge.gap", DEFAULT.mergeGap, 0),
+        parquet.getSize("max.request.size", DEFAULT.maxRequestSize, 1));
   }
 
   /** The tail to fetch at open of a file of {@code fileLength} bytes. */

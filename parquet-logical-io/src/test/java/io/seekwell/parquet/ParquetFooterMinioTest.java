@@ -111,7 +111,8 @@ class ParquetFooterMinioTest {
         local = reader.getFooter();
       }
       try (ParquetFileReader reader =
-          ParquetFileReader.open(new SeekwellInputFileForTests(factory, uri, known, length))) {
+          ParquetFileReader.open(
+              new SeekwellInputFileForTests(factory, uri, known, length, false))) {
         assertEquals(ParquetMetadata.toJSON(local), ParquetMetadata.toJSON(reader.getFooter()));
       }
       assertEquals(1, metrics.get(Metric.GET_REQUESTS), "the footer came from the cache");

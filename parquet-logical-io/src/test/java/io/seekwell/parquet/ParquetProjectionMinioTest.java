@@ -21,20 +21,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.parquet.ParquetReadOptions;
-import org.apache.parquet.column.page.PageReadStore;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.io.ColumnIOFactory;
-import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.LocalInputFile;
-import org.apache.parquet.io.RecordReader;
-import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
-import org.apache.parquet.schema.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -76,39 +66,6 @@ class ParquetProjectionMinioTest {
     s3.close();
   }
 
-  private static MessageType projection() {
-    Types.MessageTypeBuilder builder = Types.buildMessage();
-    for (String column : PROJECTED) {
-      builder.required(PrimitiveTypeName.DOUBLE).named(column);
-    }
-    return builder.named("table");
-  }
-
-  /** Reads the projected columns and returns, per column, a checksum of every value. */
-  private static List<Long> readProjection(InputFile input) throws IOException {
-    MessageType projection = projection();
-    List<Long> sums = new ArrayList<>(List.of(0L, 0L, 0L));
-    ParquetReadOptions options = ParquetReadOptions.builder().withUseHadoopVectoredIo(true).build();
-    try (ParquetFileReader reader = ParquetFileReader.open(input, options)) {
-      reader.setRequestedSchema(projection);
-      PageReadStore rowGroup;
-      while ((rowGroup = reader.readNextRowGroup()) != null) {
-        RecordReader<Group> records =
-            new ColumnIOFactory()
-                .getColumnIO(projection)
-                .getRecordReader(rowGroup, new GroupRecordConverter(projection));
-        for (long row = 0; row < rowGroup.getRowCount(); row++) {
-          Group group = records.read();
-          for (int i = 0; i < PROJECTED.size(); i++) {
-            long bits = Double.doubleToLongBits(group.getDouble(PROJECTED.get(i), 0));
-            sums.set(i, sums.get(i) * 31 + bits);
-          }
-        }
-      }
-    }
-    return sums;
-  }
-
   @Test
   void threeOfTwentyColumnsCostTheirCoalescedRunsAndMatchALocalRead() throws Exception {
     List<ByteRange> chunks = new ArrayList<>();
@@ -134,8 +91,9 @@ class ParquetProjectionMinioTest {
       OpenStreamInformation known =
           OpenStreamInformation.builder().objectMetadata(ObjectMetadata.of(length, etag)).build();
       List<Long> remote =
-          readProjection(new SeekwellInputFileForTests(factory, uri, known, length));
-      assertEquals(readProjection(new LocalInputFile(file)), remote);
+          ParquetFiles.readColumns(
+              new SeekwellInputFileForTests(factory, uri, known, length, true), PROJECTED);
+      assertEquals(ParquetFiles.readColumns(new LocalInputFile(file), PROJECTED), remote);
 
       // One GET for the tail, one per column run not already in it (runs are more than the 1 MiB
       // merge gap apart here, so each chunk is its own run).

@@ -15,24 +15,27 @@ import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.ParquetFileRange;
 import org.apache.parquet.io.SeekableInputStream;
 
-/** A parquet-java {@link InputFile} over a Seekwell stream with vectored reads, for tests. */
+/** A parquet-java {@link InputFile} over a Seekwell stream, with or without vectored reads. */
 final class SeekwellInputFileForTests implements InputFile {
 
   private final S3SeekableInputStreamFactory factory;
   private final S3URI uri;
   private final OpenStreamInformation information;
   private final long length;
+  private final boolean vectored;
   private final AtomicInteger vectoredReads = new AtomicInteger();
 
   SeekwellInputFileForTests(
       S3SeekableInputStreamFactory factory,
       S3URI uri,
       OpenStreamInformation information,
-      long length) {
+      long length,
+      boolean vectored) {
     this.factory = factory;
     this.uri = uri;
     this.information = information;
     this.length = length;
+    this.vectored = vectored;
   }
 
   /** How many vectored reads parquet-java made through this file's streams. */
@@ -61,7 +64,7 @@ final class SeekwellInputFileForTests implements InputFile {
 
       @Override
       public boolean readVectoredAvailable(ByteBufferAllocator allocator) {
-        return true;
+        return vectored;
       }
 
       @Override

@@ -30,6 +30,9 @@ public enum Metric {
   DEMAND_GET_REQUESTS,
   /** Bytes asked for ahead of any read: read-ahead, small objects, vectored and format prefetch. */
   PREFETCHED_BYTES,
-  /** Prefetched bytes dropped from the cache without any read of their block: the over-read. */
+  /**
+   * Prefetched bytes dropped from the cache without being read (counted in 64 KiB granules, so a
+   * granule counts as read when any of its bytes was): the over-read.
+   */
   PREFETCHED_BYTES_UNUSED
 }
