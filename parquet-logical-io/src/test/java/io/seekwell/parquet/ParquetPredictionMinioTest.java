@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.OpenStreamInformation;
+import io.seekwell.S3SeekableInputStream;
 import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.S3SeekableInputStreamFactory;
 import io.seekwell.S3URI;
 import io.seekwell.client.ObjectClientConfiguration;
 import io.seekwell.client.S3SdkObjectClient;
+import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.testing.S3TestBucket;
@@ -17,6 +19,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -98,6 +104,67 @@ class ParquetPredictionMinioTest {
       assertTrue(thirdFile.get(Metric.PREFETCHED_BYTES_UNUSED) > 0, thirdFile::toString);
     } finally {
       factory.close();
+    }
+  }
+
+  private static S3SeekableInputStreamFactory factoryWithMode(String mode) {
+    return new S3SeekableInputStreamFactory(
+        new S3SdkObjectClient(s3, ObjectClientConfiguration.defaults()),
+        S3SeekableInputStreamConfiguration.fromConfiguration(
+            ConnectorConfiguration.of(
+                Map.of("seekwell.logicalio.parquet.prefetch.mode", mode), "seekwell.")));
+  }
+
+  @Test
+  void modeOffPrefetchesNoColumns() throws Exception {
+    Path first = writeAndUpload("off-0.parquet", 4);
+    Path second = writeAndUpload("off-1.parquet", 5);
+    try (S3SeekableInputStreamFactory factory = factoryWithMode("off")) {
+      read(factory, first, "off-0.parquet", PROJECTED);
+      MetricsSnapshot afterFirst = factory.getMetrics();
+      read(factory, second, "off-1.parquet", PROJECTED);
+      MetricsSnapshot secondFile = factory.getMetrics().minus(afterFirst);
+      long rowGroups;
+      try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(second))) {
+        rowGroups = reader.getRowGroups().size();
+      }
+      // Only the tail is prefetched; each projected chunk is read on demand.
+      assertTrue(secondFile.get(Metric.DEMAND_GET_REQUESTS) >= rowGroups, secondFile::toString);
+      assertTrue(
+          secondFile.get(Metric.PREFETCHED_BYTES) <= 1024 * 1024 + 32 * 1024, secondFile::toString);
+    }
+  }
+
+  @Test
+  void modeAllPrefetchesEveryRowGroupAtOpen() throws Exception {
+    Path first = writeAndUpload("all-0.parquet", 6);
+    Path second = writeAndUpload("all-1.parquet", 7);
+    try (S3SeekableInputStreamFactory factory = factoryWithMode("ALL")) {
+      read(factory, first, "all-0.parquet", PROJECTED);
+      MetricsSnapshot afterFirst = factory.getMetrics();
+      S3URI uri = S3URI.of(bucket.name(), "all-1.parquet");
+      long projectedBytes = 0;
+      try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(second))) {
+        for (BlockMetaData rowGroup : reader.getFooter().getBlocks()) {
+          for (ColumnChunkMetaData column : rowGroup.getColumns()) {
+            if (PROJECTED.contains(column.getPath().toDotString())) {
+              projectedBytes += column.getTotalSize();
+            }
+          }
+        }
+      }
+      try (S3SeekableInputStream stream = factory.createStream(uri)) {
+        ParquetFormatPlugin plugin = factory.formatPlugin(ParquetFormatPlugin.class).orElseThrow();
+        for (int i = 0; i < 1000 && plugin.footer(uri.toString()).isEmpty(); i++) {
+          Thread.sleep(10);
+        }
+        MetricsSnapshot atOpen = factory.getMetrics().minus(afterFirst);
+        assertTrue(
+            atOpen.get(Metric.PREFETCHED_BYTES) >= projectedBytes,
+            atOpen + " vs " + projectedBytes);
+        assertEquals(0, atOpen.get(Metric.DEMAND_GET_REQUESTS));
+        assertEquals(Files.size(second), stream.length());
+      }
     }
   }
 }
