@@ -137,18 +137,7 @@ class PhysicalIOBehaviourTest {
     factory(PhysicalIOConfiguration.DEFAULT);
     controllable.stallBodiesAfter(MIB);
     S3SeekableInputStream whole = factory.createStream(S3URI.of("bucket", "a"));
-    CompletableFuture<Void> wholeRead =
-        CompletableFuture.runAsync(
-            () -> {
-              try {
-                whole.readFully(0, new byte[8 * MIB], 0, 8 * MIB);
-              } catch (IOException e) {
-                throw new RuntimeException(e);
-              }
-            });
-    while (store.gets().isEmpty()) {
-      Thread.sleep(5);
-    }
+    CompletableFuture<Void> wholeRead = startReading(whole, 8 * MIB);
     try (S3SeekableInputStream head = factory.createStream(S3URI.of("bucket", "a"))) {
       byte[] first = new byte[64 * KIB];
       head.readFully(0, first, 0, first.length);
@@ -169,18 +158,7 @@ class PhysicalIOBehaviourTest {
     factory(PhysicalIOConfiguration.DEFAULT.withMaxMemoryLimit(100 * KIB));
     controllable.stallBodiesAfter(0);
     S3SeekableInputStream holder = factory.createStream(S3URI.of("bucket", "a"));
-    CompletableFuture<Void> held =
-        CompletableFuture.runAsync(
-            () -> {
-              try {
-                holder.readFully(0, new byte[80 * KIB], 0, 80 * KIB);
-              } catch (IOException e) {
-                throw new RuntimeException(e);
-              }
-            });
-    while (store.gets().isEmpty()) {
-      Thread.sleep(5);
-    }
+    CompletableFuture<Void> held = startReading(holder, 80 * KIB);
     // 80 KiB are in flight and cannot be evicted: a 64 KiB read-ahead block does not fit.
     controllable.stallBodiesAfter(-1);
     try (S3SeekableInputStream reader = factory.createStream(S3URI.of("bucket", "a"))) {
@@ -386,6 +364,27 @@ class PhysicalIOBehaviourTest {
     IOException e =
         assertThrows(IOException.class, () -> factory.createStream(S3URI.of("bucket", "a")));
     assertEquals("The stream factory is closed", e.getMessage());
+  }
+
+  /**
+   * Starts reading the first {@code length} bytes on another thread; returns once its GET is sent.
+   */
+  private CompletableFuture<Void> startReading(S3SeekableInputStream stream, int length)
+      throws InterruptedException {
+    int getsBefore = store.gets().size();
+    CompletableFuture<Void> read =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                stream.readFully(0, new byte[length], 0, length);
+              } catch (IOException e) {
+                throw new RuntimeException(e);
+              }
+            });
+    while (store.gets().size() == getsBefore) {
+      Thread.sleep(5);
+    }
+    return read;
   }
 
   private static long fetchThreads() {
