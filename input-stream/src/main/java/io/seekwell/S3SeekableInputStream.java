@@ -47,6 +47,11 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     return length;
   }
 
+  /** The ETag of the object version this stream reads. */
+  public String etag() {
+    return reader.etag();
+  }
+
   @Override
   public int read() throws IOException {
     ensureOpen();

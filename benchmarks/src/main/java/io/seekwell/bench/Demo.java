@@ -1,0 +1,277 @@
+package io.seekwell.bench;
+
+import io.seekwell.S3SeekableInputStreamConfiguration;
+import io.seekwell.S3SeekableInputStreamFactory;
+import io.seekwell.S3URI;
+import io.seekwell.client.ObjectClientConfiguration;
+import io.seekwell.client.SdkClients;
+import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.parquet.connector.SeekwellInputFile;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.api.ReadSupport;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.example.GroupReadSupport;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Types;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * The README demo: writes a small Parquet table to a local S3-compatible server, then reads a
+ * projection of it through emulated S3 latency twice — with a plain SDK stream that sends one
+ * ranged GET per read, and with Seekwell — and prints what each cost.
+ *
+ * <p>Arguments: {@code --endpoint URI} (the server, for uploads), {@code --toxiproxy URI} (its API;
+ * omit for no emulated latency), {@code --access-key}, {@code --secret-key}, {@code --files N},
+ * {@code --rows N}.
+ */
+public final class Demo {
+
+  private static final String BUCKET = "seekwell-demo";
+  private static final int COLUMNS = 20;
+  private static final List<String> PROJECTION = List.of("m3", "m8", "m15");
+
+  private Demo() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> options = options(args);
+    URI endpoint = URI.create(required(options, "endpoint"));
+    int files = Integer.parseInt(options.getOrDefault("files", "4"));
+    int rows = Integer.parseInt(options.getOrDefault("rows", "200000"));
+    StaticCredentialsProvider credentials =
+        StaticCredentialsProvider.create(
+            AwsBasicCredentials.create(
+                required(options, "access-key"), required(options, "secret-key")));
+
+    Path dir = Files.createTempDirectory("seekwell-demo-");
+    List<Path> written = new ArrayList<>();
+    try (S3Client admin = sync(endpoint, credentials, null)) {
+      progress("writing a sample table: " + files + " Parquet files, " + COLUMNS + " columns");
+      admin.createBucket(b -> b.bucket(BUCKET));
+      for (int i = 0; i < files; i++) {
+        Path file = write(dir.resolve("part-" + i + ".parquet"), rows, i);
+        admin.putObject(
+            b -> b.bucket(BUCKET).key(file.getFileName().toString()), RequestBody.fromFile(file));
+        written.add(file);
+      }
+    }
+
+    URI readEndpoint = endpoint;
+    String profile = "loopback (no emulated latency)";
+    if (options.containsKey("toxiproxy")) {
+      int port = FreePort.free();
+      new Toxiproxy(URI.create(options.get("toxiproxy")))
+          .createS3LikeProxy(
+              "demo-s3", port, endpoint.getHost() + ":" + endpoint.getPort(), 25, 90_000);
+      readEndpoint = URI.create("http://127.0.0.1:" + port);
+      profile = "s3 (25 ms to first byte, 90 MB/s per connection)";
+    }
+
+    progress("reading columns " + PROJECTION + " of every file with a plain SDK range-read stream");
+    RequestCounter plainCounter = new RequestCounter();
+    Result plain;
+    try (S3Client s3 = sync(readEndpoint, credentials, plainCounter)) {
+      plain =
+          time(
+              written,
+              file ->
+                  new RangeGetInputFile(
+                      s3, BUCKET, file.getFileName().toString(), Files.size(file)));
+    }
+
+    progress("reading the same columns with Seekwell");
+    RequestCounter seekwellCounter = new RequestCounter();
+    Result seekwell;
+    try (S3AsyncClient s3 = async(readEndpoint, credentials, seekwellCounter);
+        S3SeekableInputStreamFactory factory =
+            new S3SeekableInputStreamFactory(s3, S3SeekableInputStreamConfiguration.DEFAULT)) {
+      seekwell =
+          time(
+              written,
+              file ->
+                  SeekwellInputFile.of(
+                      factory,
+                      S3URI.of(BUCKET, file.getFileName().toString()),
+                      ObjectMetadata.of(Files.size(file), etagOf(file, endpoint, credentials))));
+    }
+    if (plain.checksum() != seekwell.checksum()) {
+      throw new IllegalStateException("The two reads returned different values");
+    }
+
+    System.out.println();
+    System.out.println("Profile: " + profile);
+    System.out.printf(Locale.ROOT, "%-28s %8s %10s %9s%n", "read path", "GETs", "MB", "seconds");
+    row("plain SDK range reads", plainCounter, plain);
+    row("Seekwell", seekwellCounter, seekwell);
+    System.out.printf(
+        Locale.ROOT,
+        "Seekwell: %.1fx faster, %.1fx fewer GETs, same values (checksum %x)%n",
+        plain.seconds() / seekwell.seconds(),
+        (double) plainCounter.gets() / Math.max(1, seekwellCounter.gets()),
+        seekwell.checksum());
+  }
+
+  /** What reading the projection of every file took, and a checksum of the values read. */
+  private record Result(double seconds, long checksum) {}
+
+  private interface InputFiles {
+    InputFile open(Path file) throws IOException;
+  }
+
+  private static Result time(List<Path> files, InputFiles inputs) throws IOException {
+    long start = System.nanoTime();
+    long checksum = 0;
+    for (Path file : files) {
+      checksum = checksum * 31 + readProjection(inputs.open(file));
+    }
+    return new Result((System.nanoTime() - start) / 1e9, checksum);
+  }
+
+  private static long readProjection(InputFile file) throws IOException {
+    Types.MessageTypeBuilder builder = Types.buildMessage();
+    PROJECTION.forEach(column -> builder.required(PrimitiveTypeName.DOUBLE).named(column));
+    long checksum = 0;
+    try (ParquetReader<Group> reader =
+        new GroupReaderBuilder(file)
+            .set(ReadSupport.PARQUET_READ_SCHEMA, builder.named("table").toString())
+            .set("parquet.hadoop.vectored.io.enabled", "true")
+            .build()) {
+      for (Group group = reader.read(); group != null; group = reader.read()) {
+        for (String column : PROJECTION) {
+          checksum = checksum * 31 + Double.doubleToLongBits(group.getDouble(column, 0));
+        }
+      }
+    }
+    return checksum;
+  }
+
+  /** Reads example {@link Group}s from any {@link InputFile}. */
+  private static final class GroupReaderBuilder extends ParquetReader.Builder<Group> {
+    GroupReaderBuilder(InputFile file) {
+      super(file);
+    }
+
+    @Override
+    protected ReadSupport<Group> getReadSupport() {
+      return new GroupReadSupport();
+    }
+  }
+
+  private static Path write(Path file, int rows, long seed) throws IOException {
+    Types.MessageTypeBuilder schemaBuilder = Types.buildMessage();
+    schemaBuilder.required(PrimitiveTypeName.INT64).named("id");
+    for (int i = 1; i < COLUMNS; i++) {
+      schemaBuilder.required(PrimitiveTypeName.DOUBLE).named("m" + i);
+    }
+    MessageType schema = schemaBuilder.named("table");
+    SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+    SplittableRandom random = new SplittableRandom(seed);
+    try (ParquetWriter<Group> writer =
+        ExampleParquetWriter.builder(new LocalOutputFile(file))
+            .withType(schema)
+            .withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
+            .withRowGroupSize(8L * 1024 * 1024)
+            .build()) {
+      for (long row = 0; row < rows; row++) {
+        Group group = groups.newGroup().append("id", row);
+        for (int i = 1; i < COLUMNS; i++) {
+          group.append("m" + i, random.nextDouble());
+        }
+        writer.write(group);
+      }
+    }
+    return file;
+  }
+
+  private static String etagOf(Path file, URI endpoint, StaticCredentialsProvider credentials) {
+    try (S3Client admin = sync(endpoint, credentials, null)) {
+      return admin.headObject(b -> b.bucket(BUCKET).key(file.getFileName().toString())).eTag();
+    }
+  }
+
+  private static S3Client sync(
+      URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter) {
+    return S3Client.builder()
+        .endpointOverride(endpoint)
+        .region(Region.US_EAST_1)
+        .credentialsProvider(credentials)
+        .forcePathStyle(true)
+        .overrideConfiguration(counted(counter))
+        .build();
+  }
+
+  private static S3AsyncClient async(
+      URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter) {
+    return S3AsyncClient.builder()
+        .endpointOverride(endpoint)
+        .region(Region.US_EAST_1)
+        .credentialsProvider(credentials)
+        .forcePathStyle(true)
+        .httpClientBuilder(SdkClients.nettyHttpClient(ObjectClientConfiguration.defaults()))
+        .overrideConfiguration(counted(counter))
+        .build();
+  }
+
+  private static ClientOverrideConfiguration counted(RequestCounter counter) {
+    ClientOverrideConfiguration.Builder builder = SdkClients.withoutSdkRetries().toBuilder();
+    if (counter != null) {
+      builder.addExecutionInterceptor(counter);
+    }
+    return builder.build();
+  }
+
+  private static void row(String name, RequestCounter counter, Result result) {
+    System.out.printf(
+        Locale.ROOT,
+        "%-28s %8d %10.1f %9.2f%n",
+        name,
+        counter.gets(),
+        counter.bytes() / 1e6,
+        result.seconds());
+  }
+
+  private static void progress(String step) {
+    System.out.println("... " + step);
+  }
+
+  private static Map<String, String> options(String[] args) {
+    Map<String, String> options = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      if (!args[i].startsWith("--") || i + 1 >= args.length) {
+        throw new IllegalArgumentException("Expected --name value pairs, got: " + args[i]);
+      }
+      options.put(args[i].substring(2), args[++i]);
+    }
+    return options;
+  }
+
+  private static String required(Map<String, String> options, String name) {
+    String value = options.get(name);
+    if (value == null) {
+      throw new IllegalArgumentException("Missing --" + name);
+    }
+    return value;
+  }
+}

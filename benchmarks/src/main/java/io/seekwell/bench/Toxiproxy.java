@@ -1,0 +1,65 @@
+package io.seekwell.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** Just enough of Toxiproxy's HTTP API to put emulated S3 latency in front of a server. */
+final class Toxiproxy {
+
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final URI api;
+
+  Toxiproxy(URI api) {
+    this.api = api;
+  }
+
+  /**
+   * Creates a proxy on {@code listenPort} of 127.0.0.1 in front of {@code upstream} ({@code
+   * host:port}), with a downstream latency and a per-connection bandwidth limit.
+   */
+  void createS3LikeProxy(
+      String name, int listenPort, String upstream, int latencyMillis, int kilobytesPerSecond)
+      throws IOException, InterruptedException {
+    post(
+        "/proxies",
+        "{\"name\":\""
+            + name
+            + "\",\"listen\":\"127.0.0.1:"
+            + listenPort
+            + "\",\"upstream\":\""
+            + upstream
+            + "\",\"enabled\":true}");
+    post(
+        "/proxies/" + name + "/toxics",
+        "{\"name\":\"latency\",\"type\":\"latency\",\"stream\":\"downstream\","
+            + "\"attributes\":{\"latency\":"
+            + latencyMillis
+            + ",\"jitter\":0}}");
+    post(
+        "/proxies/" + name + "/toxics",
+        "{\"name\":\"bandwidth\",\"type\":\"bandwidth\",\"stream\":\"downstream\","
+            + "\"attributes\":{\"rate\":"
+            + kilobytesPerSecond
+            + "}}");
+  }
+
+  private void post(String path, String json) throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(api.resolve(path))
+                .timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() / 100 != 2) {
+      throw new IOException(
+          "Toxiproxy " + path + " answered " + response.statusCode() + ": " + response.body());
+    }
+  }
+}
