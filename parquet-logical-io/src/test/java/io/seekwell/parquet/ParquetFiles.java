@@ -23,13 +23,13 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Types;
 
-/** Writes Parquet files with deterministic data for the tests. */
-final class ParquetFiles {
+/** Writes and reads Parquet files with deterministic data for the tests (shared as a test-jar). */
+public final class ParquetFiles {
 
   private ParquetFiles() {}
 
   /** A schema of {@code columns} double columns named {@code c0}, {@code c1}, … */
-  static MessageType doubles(int columns) {
+  public static MessageType doubles(int columns) {
     Types.MessageTypeBuilder builder = Types.buildMessage();
     for (int i = 0; i < columns; i++) {
       builder.required(PrimitiveTypeName.DOUBLE).named("c" + i);
@@ -41,7 +41,7 @@ final class ParquetFiles {
    * Writes {@code rows} rows of seeded random doubles, uncompressed and without dictionaries, in
    * row groups of {@code rowGroupBytes}.
    */
-  static Path write(Path file, MessageType schema, int rows, long rowGroupBytes, long seed)
+  public static Path write(Path file, MessageType schema, int rows, long rowGroupBytes, long seed)
       throws IOException {
     SplittableRandom random = new SplittableRandom(seed);
     SimpleGroupFactory groups = new SimpleGroupFactory(schema);
@@ -69,7 +69,7 @@ final class ParquetFiles {
    * Reads {@code columns} (double columns) of every row, with vectored reads where the file's
    * streams offer them, and returns per column a checksum of every value in order.
    */
-  static List<Long> readColumns(InputFile input, List<String> columns) throws IOException {
+  public static List<Long> readColumns(InputFile input, List<String> columns) throws IOException {
     Types.MessageTypeBuilder builder = Types.buildMessage();
     for (String column : columns) {
       builder.required(PrimitiveTypeName.DOUBLE).named(column);
