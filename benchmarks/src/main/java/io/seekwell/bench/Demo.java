@@ -16,20 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroupFactory;
-import org.apache.parquet.hadoop.ParquetReader;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.ReadSupport;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.hadoop.example.GroupReadSupport;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.LocalOutputFile;
-import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
-import org.apache.parquet.schema.Types;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
@@ -50,7 +37,6 @@ import software.amazon.awssdk.services.s3.S3Client;
 public final class Demo {
 
   private static final String BUCKET = "seekwell-demo";
-  private static final int COLUMNS = 20;
   private static final List<String> PROJECTION = List.of("m3", "m8", "m15");
 
   private Demo() {}
@@ -68,10 +54,15 @@ public final class Demo {
     Path dir = Files.createTempDirectory("seekwell-demo-");
     List<Path> written = new ArrayList<>();
     try (S3Client admin = sync(endpoint, credentials, null)) {
-      progress("writing a sample table: " + files + " Parquet files, " + COLUMNS + " columns");
+      progress(
+          "writing a sample table: "
+              + files
+              + " Parquet files, "
+              + SampleTable.COLUMNS
+              + " columns");
       admin.createBucket(b -> b.bucket(BUCKET));
       for (int i = 0; i < files; i++) {
-        Path file = write(dir.resolve("part-" + i + ".parquet"), rows, i);
+        Path file = SampleTable.write(dir.resolve("part-" + i + ".parquet"), rows, 8L << 20, i);
         admin.putObject(
             b -> b.bucket(BUCKET).key(file.getFileName().toString()), RequestBody.fromFile(file));
         written.add(file);
@@ -144,65 +135,9 @@ public final class Demo {
     long start = System.nanoTime();
     long checksum = 0;
     for (Path file : files) {
-      checksum = checksum * 31 + readProjection(inputs.open(file));
+      checksum = checksum * 31 + ParquetProjection.read(inputs.open(file), PROJECTION);
     }
     return new Result((System.nanoTime() - start) / 1e9, checksum);
-  }
-
-  private static long readProjection(InputFile file) throws IOException {
-    Types.MessageTypeBuilder builder = Types.buildMessage();
-    PROJECTION.forEach(column -> builder.required(PrimitiveTypeName.DOUBLE).named(column));
-    long checksum = 0;
-    try (ParquetReader<Group> reader =
-        new GroupReaderBuilder(file)
-            .set(ReadSupport.PARQUET_READ_SCHEMA, builder.named("table").toString())
-            .set("parquet.hadoop.vectored.io.enabled", "true")
-            .build()) {
-      for (Group group = reader.read(); group != null; group = reader.read()) {
-        for (String column : PROJECTION) {
-          checksum = checksum * 31 + Double.doubleToLongBits(group.getDouble(column, 0));
-        }
-      }
-    }
-    return checksum;
-  }
-
-  /** Reads example {@link Group}s from any {@link InputFile}. */
-  private static final class GroupReaderBuilder extends ParquetReader.Builder<Group> {
-    GroupReaderBuilder(InputFile file) {
-      super(file);
-    }
-
-    @Override
-    protected ReadSupport<Group> getReadSupport() {
-      return new GroupReadSupport();
-    }
-  }
-
-  private static Path write(Path file, int rows, long seed) throws IOException {
-    Types.MessageTypeBuilder schemaBuilder = Types.buildMessage();
-    schemaBuilder.required(PrimitiveTypeName.INT64).named("id");
-    for (int i = 1; i < COLUMNS; i++) {
-      schemaBuilder.required(PrimitiveTypeName.DOUBLE).named("m" + i);
-    }
-    MessageType schema = schemaBuilder.named("table");
-    SimpleGroupFactory groups = new SimpleGroupFactory(schema);
-    SplittableRandom random = new SplittableRandom(seed);
-    try (ParquetWriter<Group> writer =
-        ExampleParquetWriter.builder(new LocalOutputFile(file))
-            .withType(schema)
-            .withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
-            .withRowGroupSize(8L * 1024 * 1024)
-            .build()) {
-      for (long row = 0; row < rows; row++) {
-        Group group = groups.newGroup().append("id", row);
-        for (int i = 1; i < COLUMNS; i++) {
-          group.append("m" + i, random.nextDouble());
-        }
-        writer.write(group);
-      }
-    }
-    return file;
   }
 
   private static String etagOf(Path file, URI endpoint, StaticCredentialsProvider credentials) {

@@ -1,0 +1,104 @@
+package io.seekwell.bench;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.parquet.bytes.ByteBufferAllocator;
+import org.apache.parquet.io.DelegatingSeekableInputStream;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.ParquetFileRange;
+import org.apache.parquet.io.SeekableInputStream;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.s3.analyticsaccelerator.S3SdkObjectClient;
+import software.amazon.s3.analyticsaccelerator.S3SeekableInputStream;
+import software.amazon.s3.analyticsaccelerator.S3SeekableInputStreamConfiguration;
+import software.amazon.s3.analyticsaccelerator.S3SeekableInputStreamFactory;
+import software.amazon.s3.analyticsaccelerator.common.ObjectRange;
+import software.amazon.s3.analyticsaccelerator.util.S3URI;
+
+/** The AWS Analytics Accelerator Library 1.3.1 with its defaults, on the same kind of client. */
+final class AalPath implements ReadPath {
+
+  private final String bucket;
+  private final S3SeekableInputStreamFactory factory;
+
+  AalPath(S3AsyncClient s3, String bucket) {
+    this.bucket = bucket;
+    this.factory =
+        new S3SeekableInputStreamFactory(
+            new S3SdkObjectClient(s3, false), S3SeekableInputStreamConfiguration.DEFAULT);
+  }
+
+  @Override
+  public PositionalReader open(String key, long length) throws IOException {
+    S3SeekableInputStream stream = factory.createStream(S3URI.of(bucket, key));
+    return new PositionalReader() {
+      @Override
+      public int read(byte[] buffer, int offset, int count) throws IOException {
+        return stream.read(buffer, offset, count);
+      }
+
+      @Override
+      public void seek(long position) throws IOException {
+        stream.seek(position);
+      }
+
+      @Override
+      public void close() throws IOException {
+        stream.close();
+      }
+    };
+  }
+
+  @Override
+  public InputFile parquetFile(String key, long length) {
+    return new InputFile() {
+      @Override
+      public long getLength() {
+        return length;
+      }
+
+      @Override
+      public SeekableInputStream newStream() throws IOException {
+        S3SeekableInputStream stream = factory.createStream(S3URI.of(bucket, key));
+        return new DelegatingSeekableInputStream(stream) {
+          @Override
+          public long getPos() {
+            return stream.getPos();
+          }
+
+          @Override
+          public void seek(long position) throws IOException {
+            stream.seek(position);
+          }
+
+          @Override
+          public boolean readVectoredAvailable(ByteBufferAllocator allocator) {
+            return true;
+          }
+
+          @Override
+          public void readVectored(List<ParquetFileRange> ranges, ByteBufferAllocator allocator)
+              throws IOException {
+            List<ObjectRange> theirs = new ArrayList<>(ranges.size());
+            for (ParquetFileRange range : ranges) {
+              ObjectRange their =
+                  new ObjectRange(
+                      new java.util.concurrent.CompletableFuture<>(),
+                      range.getOffset(),
+                      range.getLength());
+              range.setDataReadFuture(their.getByteBuffer());
+              theirs.add(their);
+            }
+            stream.readVectored(theirs, allocator::allocate, allocator::release);
+          }
+        };
+      }
+    };
+  }
+
+  @Override
+  public void close() throws IOException {
+    factory.close();
+  }
+}

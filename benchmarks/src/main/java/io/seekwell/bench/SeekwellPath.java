@@ -1,0 +1,53 @@
+package io.seekwell.bench;
+
+import io.seekwell.S3SeekableInputStream;
+import io.seekwell.S3SeekableInputStreamConfiguration;
+import io.seekwell.S3SeekableInputStreamFactory;
+import io.seekwell.S3URI;
+import io.seekwell.parquet.connector.SeekwellInputFile;
+import java.io.IOException;
+import org.apache.parquet.io.InputFile;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+
+/** Seekwell with its defaults over a Netty {@link S3AsyncClient}. */
+final class SeekwellPath implements ReadPath {
+
+  private final String bucket;
+  private final S3SeekableInputStreamFactory factory;
+
+  SeekwellPath(S3AsyncClient s3, String bucket) {
+    this.bucket = bucket;
+    this.factory = new S3SeekableInputStreamFactory(s3, S3SeekableInputStreamConfiguration.DEFAULT);
+  }
+
+  @Override
+  public PositionalReader open(String key, long length) throws IOException {
+    S3SeekableInputStream stream = factory.createStream(S3URI.of(bucket, key));
+    return new PositionalReader() {
+      @Override
+      public int read(byte[] buffer, int offset, int count) throws IOException {
+        return stream.read(buffer, offset, count);
+      }
+
+      @Override
+      public void seek(long position) throws IOException {
+        stream.seek(position);
+      }
+
+      @Override
+      public void close() {
+        stream.close();
+      }
+    };
+  }
+
+  @Override
+  public InputFile parquetFile(String key, long length) throws IOException {
+    return SeekwellInputFile.of(factory, S3URI.of(bucket, key));
+  }
+
+  @Override
+  public void close() {
+    factory.close();
+  }
+}
