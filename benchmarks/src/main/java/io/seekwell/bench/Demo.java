@@ -12,7 +12,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -42,14 +41,14 @@ public final class Demo {
   private Demo() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = options(args);
-    URI endpoint = URI.create(required(options, "endpoint"));
+    Map<String, String> options = Options.parse(args);
+    URI endpoint = URI.create(Options.required(options, "endpoint"));
     int files = Integer.parseInt(options.getOrDefault("files", "4"));
     int rows = Integer.parseInt(options.getOrDefault("rows", "200000"));
     StaticCredentialsProvider credentials =
         StaticCredentialsProvider.create(
             AwsBasicCredentials.create(
-                required(options, "access-key"), required(options, "secret-key")));
+                Options.required(options, "access-key"), Options.required(options, "secret-key")));
 
     Path dir = Files.createTempDirectory("seekwell-demo-");
     List<Path> written = new ArrayList<>();
@@ -72,11 +71,8 @@ public final class Demo {
     URI readEndpoint = endpoint;
     String profile = "loopback (no emulated latency)";
     if (options.containsKey("toxiproxy")) {
-      int port = FreePort.free();
-      new Toxiproxy(URI.create(options.get("toxiproxy")))
-          .createS3LikeProxy(
-              "demo-s3", port, endpoint.getHost() + ":" + endpoint.getPort(), 25, 90_000);
-      readEndpoint = URI.create("http://127.0.0.1:" + port);
+      readEndpoint =
+          new Toxiproxy(URI.create(options.get("toxiproxy"))).s3Profile("demo-s3", endpoint);
       profile = "s3 (25 ms to first byte, 90 MB/s per connection)";
     }
 
@@ -189,24 +185,5 @@ public final class Demo {
 
   private static void progress(String step) {
     System.out.println("... " + step);
-  }
-
-  private static Map<String, String> options(String[] args) {
-    Map<String, String> options = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      if (!args[i].startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException("Expected --name value pairs, got: " + args[i]);
-      }
-      options.put(args[i].substring(2), args[++i]);
-    }
-    return options;
-  }
-
-  private static String required(Map<String, String> options, String name) {
-    String value = options.get(name);
-    if (value == null) {
-      throw new IllegalArgumentException("Missing --" + name);
-    }
-    return value;
   }
 }

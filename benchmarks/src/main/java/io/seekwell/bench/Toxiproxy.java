@@ -19,6 +19,16 @@ final class Toxiproxy {
   }
 
   /**
+   * Puts the {@code s3} profile in front of {@code endpoint} (25 ms downstream latency, 90 MB/s per
+   * connection) and returns the proxied endpoint.
+   */
+  URI s3Profile(String name, URI endpoint) throws IOException, InterruptedException {
+    int port = FreePort.free();
+    createS3LikeProxy(name, port, endpoint.getHost() + ":" + endpoint.getPort(), 25, 90_000);
+    return URI.create("http://127.0.0.1:" + port);
+  }
+
+  /**
    * Creates a proxy on {@code listenPort} of 127.0.0.1 in front of {@code upstream} ({@code
    * host:port}), with a downstream latency and a per-connection bandwidth limit.
    */

@@ -1,0 +1,167 @@
+package io.seekwell.bench;
+
+import io.seekwell.client.ObjectClientConfiguration;
+import io.seekwell.client.SdkClients;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Runs every workload on every read path, cold (fresh factory and client each iteration), counting
+ * requests and bytes with an SDK interceptor on each path's client, and writes the report.
+ *
+ * <p>Arguments: {@code --endpoint URI} (the store), {@code --toxiproxy URI} (Toxiproxy's API: reads
+ * then go through the {@code s3} latency profile), {@code --access-key}, {@code --secret-key},
+ * {@code --scale full|quick}, {@code --iterations N}, {@code --paths seekwell,aal}, {@code
+ * --workloads W1,W5,...}, {@code --profile NAME}, {@code --report FILE}, {@code --data DIR}.
+ */
+public final class Benchmark {
+
+  private Benchmark() {}
+
+  /** One measured iteration. */
+  record Sample(double seconds, long gets, long heads, long bytes, long peakHeap, long checksum) {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> options = Options.parse(args);
+    URI endpoint = URI.create(Options.required(options, "endpoint"));
+    URI readEndpoint =
+        options.containsKey("toxiproxy")
+            ? new Toxiproxy(URI.create(options.get("toxiproxy"))).s3Profile("bench-s3", endpoint)
+            : endpoint;
+    StaticCredentialsProvider credentials =
+        StaticCredentialsProvider.create(
+            AwsBasicCredentials.create(
+                Options.required(options, "access-key"), Options.required(options, "secret-key")));
+    Dataset.Scale scale =
+        Dataset.Scale.valueOf(options.getOrDefault("scale", "full").toUpperCase(Locale.ROOT));
+    int iterations = Integer.parseInt(options.getOrDefault("iterations", "5"));
+    List<String> paths = Arrays.asList(options.getOrDefault("paths", "seekwell,aal").split(","));
+    List<Workload> workloads = new ArrayList<>();
+    for (String name : options.getOrDefault("workloads", "W1,W2,W3,W4,W5,W6,W8").split(",")) {
+      workloads.add(Workload.valueOf(name.trim()));
+    }
+
+    Dataset data;
+    try (S3Client admin = Clients.sync(endpoint, credentials)) {
+      data =
+          Dataset.prepare(admin, Path.of(options.getOrDefault("data", ".tools/bench-data")), scale);
+    }
+
+    Map<Workload, Map<String, List<Sample>>> results = new LinkedHashMap<>();
+    for (Workload workload : workloads) {
+      Map<String, List<Sample>> byPath = new LinkedHashMap<>();
+      for (int iteration = 1; iteration <= iterations; iteration++) {
+        for (String path : paths) {
+          System.out.printf(
+              Locale.ROOT,
+              "... %s %s, iteration %d of %d%n",
+              workload,
+              path,
+              iteration,
+              iterations);
+          Sample sample = measure(workload, path, data, readEndpoint, credentials);
+          byPath.computeIfAbsent(path, p -> new ArrayList<>()).add(sample);
+        }
+      }
+      checkSameValues(workload, byPath);
+      results.put(workload, byPath);
+    }
+    String report = Report.markdown(results, options, scale, iterations);
+    Path out = Path.of(options.getOrDefault("report", "docs/benchmarks.md"));
+    Files.writeString(out, report);
+    System.out.println(report);
+    System.out.println("Report written to " + out);
+  }
+
+  private static Sample measure(
+      Workload workload,
+      String pathName,
+      Dataset data,
+      URI endpoint,
+      StaticCredentialsProvider credentials)
+      throws IOException {
+    RequestCounter counter = new RequestCounter();
+    List<MemoryPoolMXBean> heap =
+        ManagementFactory.getMemoryPoolMXBeans().stream()
+            .filter(pool -> pool.getType() == MemoryType.HEAP)
+            .toList();
+    long checksum;
+    double seconds;
+    // Timed: the workload on a fresh path; not timed: building and closing the SDK client.
+    try (S3AsyncClient s3 = Clients.async(endpoint, credentials, counter)) {
+      System.gc();
+      heap.forEach(MemoryPoolMXBean::resetPeakUsage);
+      long start = System.nanoTime();
+      try (ReadPath path = open(pathName, s3)) {
+        checksum = workload.run(path, data);
+        seconds = (System.nanoTime() - start) / 1e9;
+      }
+    }
+    long peak = heap.stream().mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
+    return new Sample(seconds, counter.gets(), counter.heads(), counter.bytes(), peak, checksum);
+  }
+
+  private static ReadPath open(String name, S3AsyncClient s3) {
+    return switch (name.trim()) {
+      case "seekwell" -> new SeekwellPath(s3, Dataset.BUCKET);
+      case "aal" -> new AalPath(s3, Dataset.BUCKET);
+      default -> throw new IllegalArgumentException("Unknown read path: " + name);
+    };
+  }
+
+  private static void checkSameValues(Workload workload, Map<String, List<Sample>> byPath) {
+    long distinct =
+        byPath.values().stream()
+            .flatMap(List::stream)
+            .mapToLong(Sample::checksum)
+            .distinct()
+            .count();
+    if (distinct != 1) {
+      throw new IllegalStateException(workload + ": read paths returned different values");
+    }
+  }
+
+  /** The SDK clients every path gets: the same settings, counted by the caller's interceptor. */
+  static final class Clients {
+    private Clients() {}
+
+    static S3AsyncClient async(
+        URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter) {
+      return S3AsyncClient.builder()
+          .endpointOverride(endpoint)
+          .region(Region.US_EAST_1)
+          .credentialsProvider(credentials)
+          .forcePathStyle(true)
+          .httpClientBuilder(SdkClients.nettyHttpClient(ObjectClientConfiguration.defaults()))
+          .overrideConfiguration(
+              ClientOverrideConfiguration.builder().addExecutionInterceptor(counter).build())
+          .build();
+    }
+
+    static S3Client sync(URI endpoint, StaticCredentialsProvider credentials) {
+      return S3Client.builder()
+          .endpointOverride(endpoint)
+          .region(Region.US_EAST_1)
+          .credentialsProvider(credentials)
+          .forcePathStyle(true)
+          .build();
+    }
+  }
+}

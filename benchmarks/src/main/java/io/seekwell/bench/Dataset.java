@@ -1,0 +1,127 @@
+package io.seekwell.bench;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+
+/**
+ * The benchmark's objects, generated once per scale into a local cache and uploaded when the store
+ * lacks them: a wide Parquet table of 8 row groups, a raw file for byte-level reads, and many small
+ * Parquet files.
+ */
+final class Dataset {
+
+  /** How big the objects are: full as specified, or small for a smoke run. */
+  enum Scale {
+    FULL(6_710_886, 128L << 20, 1L << 30, 100),
+    QUICK(200_000, 4L << 20, 32L << 20, 10);
+
+    final long tableRows;
+    final long rowGroupBytes;
+    final long rawBytes;
+    final int smallFiles;
+
+    Scale(long tableRows, long rowGroupBytes, long rawBytes, int smallFiles) {
+      this.tableRows = tableRows;
+      this.rowGroupBytes = rowGroupBytes;
+      this.rawBytes = rawBytes;
+      this.smallFiles = smallFiles;
+    }
+  }
+
+  static final String BUCKET = "seekwell-bench";
+  private static final long SMALL_FILE_ROWS = 6_500;
+
+  final String table;
+  final String raw;
+  final List<String> smallTables;
+  private final Map<String, Long> lengths;
+
+  private Dataset(String table, String raw, List<String> smallTables, Map<String, Long> lengths) {
+    this.table = table;
+    this.raw = raw;
+    this.smallTables = smallTables;
+    this.lengths = lengths;
+  }
+
+  long length(String key) {
+    return lengths.get(key);
+  }
+
+  /** Generates what is missing in {@code cache} and uploads what is missing in the store. */
+  static Dataset prepare(S3Client admin, Path cache, Scale scale) throws IOException {
+    Path dir =
+        Files.createDirectories(cache.resolve(scale.name().toLowerCase(java.util.Locale.ROOT)));
+    ensureBucket(admin);
+    Map<String, Long> lengths = new LinkedHashMap<>();
+    String prefix = scale.name().toLowerCase(java.util.Locale.ROOT) + "/";
+    String table = prefix + "table.parquet";
+    Path tableFile = dir.resolve("table.parquet");
+    if (!Files.exists(tableFile)) {
+      System.out.println("... generating the " + scale + " table (once; cached in " + dir + ")");
+      SampleTable.write(tableFile, scale.tableRows, scale.rowGroupBytes, 1);
+    }
+    upload(admin, table, tableFile, lengths);
+    String raw = prefix + "raw.bin";
+    Path rawFile = dir.resolve("raw.bin");
+    if (!Files.exists(rawFile)) {
+      writeRandom(rawFile, scale.rawBytes);
+    }
+    upload(admin, raw, rawFile, lengths);
+    List<String> smallTables = new ArrayList<>();
+    for (int i = 0; i < scale.smallFiles; i++) {
+      String key = prefix + "small/part-" + i + ".parquet";
+      Path file = dir.resolve("small-" + i + ".parquet");
+      if (!Files.exists(file)) {
+        SampleTable.write(file, SMALL_FILE_ROWS, 128L << 20, 100 + i);
+      }
+      upload(admin, key, file, lengths);
+      smallTables.add(key);
+    }
+    return new Dataset(table, raw, List.copyOf(smallTables), lengths);
+  }
+
+  private static void ensureBucket(S3Client admin) {
+    try {
+      admin.headBucket(b -> b.bucket(BUCKET));
+    } catch (NoSuchBucketException e) {
+      admin.createBucket(b -> b.bucket(BUCKET));
+    }
+  }
+
+  private static void upload(S3Client admin, String key, Path file, Map<String, Long> lengths)
+      throws IOException {
+    long length = Files.size(file);
+    try {
+      if (admin.headObject(b -> b.bucket(BUCKET).key(key)).contentLength() == length) {
+        lengths.put(key, length);
+        return;
+      }
+    } catch (NoSuchKeyException e) {
+      // Not uploaded yet.
+    }
+    admin.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromFile(file));
+    lengths.put(key, length);
+  }
+
+  private static void writeRandom(Path file, long bytes) throws IOException {
+    SplittableRandom random = new SplittableRandom(7);
+    byte[] chunk = new byte[8 << 20];
+    try (OutputStream out = Files.newOutputStream(file)) {
+      for (long written = 0; written < bytes; written += chunk.length) {
+        random.nextBytes(chunk);
+        out.write(chunk, 0, (int) Math.min(chunk.length, bytes - written));
+      }
+    }
+  }
+}

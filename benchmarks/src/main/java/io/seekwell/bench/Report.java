@@ -1,0 +1,88 @@
+package io.seekwell.bench;
+
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The Markdown report: per workload and path, times, requests, bytes and ratios to AAL. */
+final class Report {
+
+  private Report() {}
+
+  static String markdown(
+      Map<Workload, Map<String, List<Benchmark.Sample>>> results,
+      Map<String, String> options,
+      Dataset.Scale scale,
+      int iterations) {
+    StringBuilder out = new StringBuilder();
+    out.append("# Benchmarks\n\n");
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "Run on %s: %d cores, %d MiB max heap, Java %s. Profile `%s`, scale `%s`, %d cold"
+                + " iteration(s) per path (fresh client and factory each time). GETs, HEADs and"
+                + " bytes are counted by an SDK interceptor on each path's client; times are"
+                + " seconds (median, min–max).\n\n",
+            LocalDate.now(),
+            Runtime.getRuntime().availableProcessors(),
+            Runtime.getRuntime().maxMemory() >> 20,
+            System.getProperty("java.version"),
+            options.getOrDefault("profile", "loopback"),
+            scale.name().toLowerCase(Locale.ROOT),
+            iterations));
+    out.append("Reproduce: `./scripts/bench.sh")
+        .append(scale == Dataset.Scale.QUICK ? " --quick" : "")
+        .append(" --profile ")
+        .append(options.getOrDefault("profile", "loopback"))
+        .append("`\n\n");
+    out.append(
+        "| workload | path | seconds (median, min–max) | GETs | HEADs | MB | peak heap MB"
+            + " | time / AAL | GETs / AAL |\n");
+    out.append("|---|---|---|---|---|---|---|---|---|\n");
+    for (Map.Entry<Workload, Map<String, List<Benchmark.Sample>>> entry : results.entrySet()) {
+      Map<String, List<Benchmark.Sample>> byPath = entry.getValue();
+      List<Benchmark.Sample> aal = byPath.get("aal");
+      for (Map.Entry<String, List<Benchmark.Sample>> path : byPath.entrySet()) {
+        List<Benchmark.Sample> samples = path.getValue();
+        double median = median(samples.stream().mapToDouble(Benchmark.Sample::seconds).toArray());
+        double gets = median(samples.stream().mapToDouble(Benchmark.Sample::gets).toArray());
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "| %s %s | %s | %.2f (%.2f–%.2f) | %.0f | %.0f | %.1f | %d | %s | %s |\n",
+                entry.getKey(),
+                entry.getKey().description,
+                path.getKey(),
+                median,
+                samples.stream().mapToDouble(Benchmark.Sample::seconds).min().orElse(0),
+                samples.stream().mapToDouble(Benchmark.Sample::seconds).max().orElse(0),
+                gets,
+                median(samples.stream().mapToDouble(Benchmark.Sample::heads).toArray()),
+                median(samples.stream().mapToDouble(Benchmark.Sample::bytes).toArray()) / 1e6,
+                samples.stream().mapToLong(Benchmark.Sample::peakHeap).max().orElse(0) >> 20,
+                aal == null
+                    ? "–"
+                    : ratio(
+                        median,
+                        median(aal.stream().mapToDouble(Benchmark.Sample::seconds).toArray())),
+                aal == null
+                    ? "–"
+                    : ratio(
+                        gets, median(aal.stream().mapToDouble(Benchmark.Sample::gets).toArray()))));
+      }
+    }
+    return out.toString();
+  }
+
+  private static String ratio(double value, double reference) {
+    return reference == 0 ? "–" : String.format(Locale.ROOT, "%.2f", value / reference);
+  }
+
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
+    java.util.Arrays.sort(sorted);
+    int middle = sorted.length / 2;
+    return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  }
+}

@@ -1,0 +1,103 @@
+package io.seekwell.bench;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+
+/**
+ * The benchmark's workloads; each returns a checksum so paths can be checked against each other.
+ */
+enum Workload {
+  W1("Parquet projection: 3 of 20 columns of the wide table") {
+    @Override
+    long run(ReadPath path, Dataset data) throws IOException {
+      return ParquetProjection.read(
+          path.parquetFile(data.table, data.length(data.table)), PROJECTION);
+    }
+  },
+  W2("Parquet full scan of the wide table") {
+    @Override
+    long run(ReadPath path, Dataset data) throws IOException {
+      return ParquetProjection.read(path.parquetFile(data.table, data.length(data.table)), ALL);
+    }
+  },
+  W3("small Parquet files read whole") {
+    @Override
+    long run(ReadPath path, Dataset data) throws IOException {
+      long checksum = 0;
+      for (String key : data.smallTables) {
+        checksum =
+            checksum * 31 + ParquetProjection.read(path.parquetFile(key, data.length(key)), ALL);
+      }
+      return checksum;
+    }
+  },
+  W4("footer-only opens of the small files") {
+    @Override
+    long run(ReadPath path, Dataset data) throws IOException {
+      long rows = 0;
+      for (String key : data.smallTables) {
+        rows += ParquetProjection.footerRows(path.parquetFile(key, data.length(key)));
+      }
+      return rows;
+    }
+  },
+  W5("sequential read of the raw file in 64 KiB reads") {
+    @Override
+    long run(ReadPath path, Dataset data) throws IOException {
+      long checksum = 0;
+      byte[] buffer = new byte[64 * 1024];
+      try (ReadPath.PositionalReader reader = path.open(data.raw, data.length(data.raw))) {
+        int n;
+        while ((n = reader.read(buffer, 0, buffer.length)) > 0) {
+          checksum = checksum * 31 + buffer[0] + buffer[n - 1];
+        }
+      }
+      return checksum;
+    }
+  },
+  W6("200 random 4 KiB reads of the raw file") {
+    @Override
+    long run(ReadPath path, Dataset data) throws IOException {
+      long length = data.length(data.raw);
+      SplittableRandom random = new SplittableRandom(42);
+      long checksum = 0;
+      byte[] buffer = new byte[4096];
+      try (ReadPath.PositionalReader reader = path.open(data.raw, length)) {
+        for (int i = 0; i < 200; i++) {
+          reader.seek(random.nextLong(length - buffer.length));
+          int done = 0;
+          while (done < buffer.length) {
+            done += reader.read(buffer, done, buffer.length - done);
+          }
+          checksum = checksum * 31 + buffer[0] + buffer[4095];
+        }
+      }
+      return checksum;
+    }
+  },
+  W8("the wide table opened 5 times: 4 footer reads, then the projection") {
+    @Override
+    long run(ReadPath path, Dataset data) throws IOException {
+      long checksum = 0;
+      for (int i = 0; i < 4; i++) {
+        checksum +=
+            ParquetProjection.footerRows(path.parquetFile(data.table, data.length(data.table)));
+      }
+      return checksum * 31 + W1.run(path, data);
+    }
+  };
+
+  private static final List<String> PROJECTION = List.of("m3", "m8", "m15");
+  private static final List<String> ALL =
+      IntStream.range(1, SampleTable.COLUMNS).mapToObj(i -> "m" + i).toList();
+
+  final String description;
+
+  Workload(String description) {
+    this.description = description;
+  }
+
+  abstract long run(ReadPath path, Dataset data) throws IOException;
+}
