@@ -11,7 +11,7 @@ build_benchmarks
 start_local_s3 "$PROFILE"
 if [ "$QUICK" = true ]; then
   run_benchmarks_class io.seekwell.bench.Benchmark "${S3_ARGS[@]}" \
-    --scale quick --iterations 1 --report benchmarks/target/benchmarks-quick.md
+    --scale quick --iterations 1 --warmup 0 --report benchmarks/target/benchmarks-quick.md
 else
   run_benchmarks_class io.seekwell.bench.Benchmark "${S3_ARGS[@]}" --scale full --iterations 5
 fi

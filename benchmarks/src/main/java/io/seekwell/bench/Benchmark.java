@@ -29,7 +29,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>Arguments: {@code --endpoint URI} (the store), {@code --toxiproxy URI} (Toxiproxy's API: reads
  * then go through the {@code s3} latency profile), {@code --access-key}, {@code --secret-key},
  * {@code --scale full|quick}, {@code --iterations N}, {@code --paths seekwell,aal}, {@code
- * --workloads W1,W5,...}, {@code --profile NAME}, {@code --report FILE}, {@code --data DIR}.
+ * --workloads W1,W5,...}, {@code --warmup N} (unmeasured iterations per path and workload first,
+ * default 1), {@code --profile NAME}, {@code --report FILE}, {@code --data DIR}.
  */
 public final class Benchmark {
 
@@ -52,6 +53,7 @@ public final class Benchmark {
     Dataset.Scale scale =
         Dataset.Scale.valueOf(options.getOrDefault("scale", "full").toUpperCase(Locale.ROOT));
     int iterations = Integer.parseInt(options.getOrDefault("iterations", "5"));
+    int warmups = Integer.parseInt(options.getOrDefault("warmup", "1"));
     List<String> paths = Arrays.asList(options.getOrDefault("paths", "seekwell,aal").split(","));
     List<Workload> workloads = new ArrayList<>();
     for (String name : options.getOrDefault("workloads", "W1,W2,W3,W4,W5,W6,W8").split(",")) {
@@ -67,6 +69,12 @@ public final class Benchmark {
     Map<Workload, Map<String, List<Sample>>> results = new LinkedHashMap<>();
     for (Workload workload : workloads) {
       Map<String, List<Sample>> byPath = new LinkedHashMap<>();
+      for (int warmup = 1; warmup <= warmups; warmup++) {
+        for (String path : paths) {
+          System.out.printf(Locale.ROOT, "... %s %s, warm-up %d%n", workload, path, warmup);
+          measure(workload, path, data, readEndpoint, credentials);
+        }
+      }
       for (int iteration = 1; iteration <= iterations; iteration++) {
         for (String path : paths) {
           System.out.printf(

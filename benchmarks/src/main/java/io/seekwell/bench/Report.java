@@ -21,7 +21,7 @@ final class Report {
         String.format(
             Locale.ROOT,
             "Run on %s: %d cores, %d MiB max heap, Java %s. Profile `%s`, scale `%s`, %d cold"
-                + " iteration(s) per path (fresh client and factory each time). GETs, HEADs and"
+                + " iteration(s) per path after %s warm-up (fresh client and factory each time). GETs, HEADs and"
                 + " bytes are counted by an SDK interceptor on each path's client; times are"
                 + " seconds (median, min–max).\n\n",
             LocalDate.now(),
@@ -30,7 +30,8 @@ final class Report {
             System.getProperty("java.version"),
             options.getOrDefault("profile", "loopback"),
             scale.name().toLowerCase(Locale.ROOT),
-            iterations));
+            iterations,
+            options.getOrDefault("warmup", "1")));
     out.append("Reproduce: `./scripts/bench.sh")
         .append(scale == Dataset.Scale.QUICK ? " --quick" : "")
         .append(" --profile ")
