@@ -56,7 +56,7 @@ public final class Benchmark {
     int warmups = Integer.parseInt(options.getOrDefault("warmup", "1"));
     List<String> paths = Arrays.asList(options.getOrDefault("paths", "seekwell,aal").split(","));
     List<Workload> workloads = new ArrayList<>();
-    for (String name : options.getOrDefault("workloads", "W1,W2,W3,W4,W5,W6,W8").split(",")) {
+    for (String name : options.getOrDefault("workloads", "W1,W2,W3,W4,W5,W6,W7,W8").split(",")) {
       workloads.add(Workload.valueOf(name.trim()));
     }
 

@@ -1,8 +1,16 @@
 package io.seekwell.bench;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.IntStream;
 
 /**
@@ -75,6 +83,31 @@ enum Workload {
         }
       }
       return checksum;
+    }
+  },
+  W7("16 concurrent streams: 8 projections (W1) and 8 sequential reads (W5)") {
+    @Override
+    long run(ReadPath path, Dataset data) throws IOException {
+      ExecutorService pool = Executors.newFixedThreadPool(16);
+      try {
+        List<Future<Long>> runs = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+          Workload workload = i % 2 == 0 ? W1 : W5;
+          runs.add(pool.submit(() -> workload.run(path, data)));
+        }
+        long checksum = 0;
+        for (Future<Long> run : runs) {
+          checksum = checksum * 31 + run.get(30, TimeUnit.MINUTES);
+        }
+        return checksum;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("Interrupted while running " + this);
+      } catch (ExecutionException | TimeoutException e) {
+        throw new IOException(this + " failed", e);
+      } finally {
+        pool.shutdownNow();
+      }
     }
   },
   W8("the wide table opened 5 times: 4 footer reads, then the projection") {
