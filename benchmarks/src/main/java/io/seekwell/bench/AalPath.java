@@ -20,10 +20,12 @@ import software.amazon.s3.analyticsaccelerator.util.S3URI;
 final class AalPath implements ReadPath {
 
   private final String bucket;
+  private final S3AsyncClient s3;
   private final S3SeekableInputStreamFactory factory;
 
   AalPath(S3AsyncClient s3, String bucket) {
     this.bucket = bucket;
+    this.s3 = s3;
     this.factory =
         new S3SeekableInputStreamFactory(
             new S3SdkObjectClient(s3, false), S3SeekableInputStreamConfiguration.DEFAULT);
@@ -100,5 +102,6 @@ final class AalPath implements ReadPath {
   @Override
   public void close() throws IOException {
     factory.close();
+    s3.close();
   }
 }

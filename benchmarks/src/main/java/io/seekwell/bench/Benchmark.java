@@ -54,7 +54,8 @@ public final class Benchmark {
         Dataset.Scale.valueOf(options.getOrDefault("scale", "full").toUpperCase(Locale.ROOT));
     int iterations = Integer.parseInt(options.getOrDefault("iterations", "5"));
     int warmups = Integer.parseInt(options.getOrDefault("warmup", "1"));
-    List<String> paths = Arrays.asList(options.getOrDefault("paths", "seekwell,aal").split(","));
+    List<String> paths =
+        Arrays.asList(options.getOrDefault("paths", "seekwell,aal,iceberg-default").split(","));
     List<Workload> workloads = new ArrayList<>();
     for (String name : options.getOrDefault("workloads", "W1,W2,W3,W4,W5,W6,W7,W8").split(",")) {
       workloads.add(Workload.valueOf(name.trim()));
@@ -112,24 +113,27 @@ public final class Benchmark {
             .toList();
     long checksum;
     double seconds;
-    // Timed: the workload on a fresh path; not timed: building and closing the SDK client.
-    try (S3AsyncClient s3 = Clients.async(endpoint, credentials, counter)) {
+    // Timed: the workload on a fresh path; not timed: building and closing its clients.
+    try (ReadPath path = open(pathName, endpoint, credentials, counter)) {
       System.gc();
       heap.forEach(MemoryPoolMXBean::resetPeakUsage);
       long start = System.nanoTime();
-      try (ReadPath path = open(pathName, s3)) {
-        checksum = workload.run(path, data);
-        seconds = (System.nanoTime() - start) / 1e9;
-      }
+      checksum = workload.run(path, data);
+      seconds = (System.nanoTime() - start) / 1e9;
     }
     long peak = heap.stream().mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
     return new Sample(seconds, counter.gets(), counter.heads(), counter.bytes(), peak, checksum);
   }
 
-  private static ReadPath open(String name, S3AsyncClient s3) {
+  /** A fresh read path whose clients {@code counter} counts; closing it closes them. */
+  private static ReadPath open(
+      String name, URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter) {
     return switch (name.trim()) {
-      case "seekwell" -> new SeekwellPath(s3, Dataset.BUCKET);
-      case "aal" -> new AalPath(s3, Dataset.BUCKET);
+      case "seekwell" ->
+          new SeekwellPath(Clients.async(endpoint, credentials, counter), Dataset.BUCKET);
+      case "aal" -> new AalPath(Clients.async(endpoint, credentials, counter), Dataset.BUCKET);
+      case "iceberg-default" ->
+          new IcebergPath(Clients.sync(endpoint, credentials, counter), Dataset.BUCKET);
       default -> throw new IllegalArgumentException("Unknown read path: " + name);
     };
   }
@@ -169,6 +173,18 @@ public final class Benchmark {
           .region(Region.US_EAST_1)
           .credentialsProvider(credentials)
           .forcePathStyle(true)
+          .build();
+    }
+
+    static S3Client sync(
+        URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter) {
+      return S3Client.builder()
+          .endpointOverride(endpoint)
+          .region(Region.US_EAST_1)
+          .credentialsProvider(credentials)
+          .forcePathStyle(true)
+          .overrideConfiguration(
+              ClientOverrideConfiguration.builder().addExecutionInterceptor(counter).build())
           .build();
     }
   }

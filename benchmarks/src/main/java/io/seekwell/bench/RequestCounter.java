@@ -1,13 +1,22 @@
 package io.seekwell.bench;
 
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
 /**
- * Counts, outside the code under test, the GETs and HEADs an SDK client sends and the body bytes
- * its responses announce. Thread-safe.
+ * Counts, outside the code under test and the same way for every read path, the GETs and HEADs an
+ * SDK client sends and the response body bytes that actually arrive (so a GET aborted early counts
+ * only what was received). Thread-safe.
  */
 final class RequestCounter implements ExecutionInterceptor {
 
@@ -26,13 +35,17 @@ final class RequestCounter implements ExecutionInterceptor {
   }
 
   @Override
-  public void afterTransmission(Context.AfterTransmission context, ExecutionAttributes attributes) {
-    if (context.httpRequest().method() == software.amazon.awssdk.http.SdkHttpMethod.GET) {
-      context
-          .httpResponse()
-          .firstMatchingHeader("Content-Length")
-          .ifPresent(length -> bytes.addAndGet(Long.parseLong(length)));
-    }
+  public Optional<InputStream> modifyHttpResponseContent(
+      Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
+    return context.responseBody().map(CountingStream::new);
+  }
+
+  @Override
+  public Optional<Publisher<ByteBuffer>> modifyAsyncHttpResponseContent(
+      Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
+    return context
+        .responsePublisher()
+        .map(publisher -> subscriber -> publisher.subscribe(new CountingSubscriber(subscriber)));
   }
 
   long gets() {
@@ -45,5 +58,58 @@ final class RequestCounter implements ExecutionInterceptor {
 
   long bytes() {
     return bytes.get();
+  }
+
+  private final class CountingStream extends FilterInputStream {
+    CountingStream(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      if (b >= 0) {
+        bytes.incrementAndGet();
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+      int n = super.read(buffer, offset, length);
+      if (n > 0) {
+        bytes.addAndGet(n);
+      }
+      return n;
+    }
+  }
+
+  private final class CountingSubscriber implements Subscriber<ByteBuffer> {
+    private final Subscriber<? super ByteBuffer> delegate;
+
+    CountingSubscriber(Subscriber<? super ByteBuffer> delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public void onSubscribe(Subscription subscription) {
+      delegate.onSubscribe(subscription);
+    }
+
+    @Override
+    public void onNext(ByteBuffer buffer) {
+      bytes.addAndGet(buffer.remaining());
+      delegate.onNext(buffer);
+    }
+
+    @Override
+    public void onError(Throwable error) {
+      delegate.onError(error);
+    }
+
+    @Override
+    public void onComplete() {
+      delegate.onComplete();
+    }
   }
 }

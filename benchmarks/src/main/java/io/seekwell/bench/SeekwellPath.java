@@ -13,10 +13,12 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 final class SeekwellPath implements ReadPath {
 
   private final String bucket;
+  private final S3AsyncClient s3;
   private final S3SeekableInputStreamFactory factory;
 
   SeekwellPath(S3AsyncClient s3, String bucket) {
     this.bucket = bucket;
+    this.s3 = s3;
     this.factory = new S3SeekableInputStreamFactory(s3, S3SeekableInputStreamConfiguration.DEFAULT);
   }
 
@@ -49,5 +51,6 @@ final class SeekwellPath implements ReadPath {
   @Override
   public void close() {
     factory.close();
+    s3.close();
   }
 }
