@@ -1,5 +1,5 @@
 /**
- * End-to-end tests of the whole stack against a real MinIO server. Built in a later step; this
- * module currently holds no code.
+ * End-to-end tests of the whole stack against a real MinIO server, through the connectors; the
+ * tests live under {@code src/test}.
  */
 package io.seekwell.it;

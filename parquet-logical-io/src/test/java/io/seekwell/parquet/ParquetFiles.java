@@ -70,13 +70,20 @@ public final class ParquetFiles {
    * streams offer them, and returns per column a checksum of every value in order.
    */
   public static List<Long> readColumns(InputFile input, List<String> columns) throws IOException {
+    return readColumns(input, columns, true);
+  }
+
+  /** The same, with parquet-java's vectored reads on or off. */
+  public static List<Long> readColumns(InputFile input, List<String> columns, boolean vectored)
+      throws IOException {
     Types.MessageTypeBuilder builder = Types.buildMessage();
     for (String column : columns) {
       builder.required(PrimitiveTypeName.DOUBLE).named(column);
     }
     MessageType projection = builder.named("table");
     List<Long> sums = new ArrayList<>(Collections.nCopies(columns.size(), 0L));
-    ParquetReadOptions options = ParquetReadOptions.builder().withUseHadoopVectoredIo(true).build();
+    ParquetReadOptions options =
+        ParquetReadOptions.builder().withUseHadoopVectoredIo(vectored).build();
     try (ParquetFileReader reader = ParquetFileReader.open(input, options)) {
       reader.setRequestedSchema(projection);
       PageReadStore rowGroup;

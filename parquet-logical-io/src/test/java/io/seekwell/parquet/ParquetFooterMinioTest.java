@@ -15,6 +15,7 @@ import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.MeteredObjectClient;
 import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.parquet.connector.SeekwellInputFile;
 import io.seekwell.testing.S3TestBucket;
 import io.seekwell.testing.WithS3Server;
 import java.nio.file.Files;
@@ -112,7 +113,7 @@ class ParquetFooterMinioTest {
       }
       try (ParquetFileReader reader =
           ParquetFileReader.open(
-              new SeekwellInputFileForTests(factory, uri, known, length, false))) {
+              SeekwellInputFile.of(factory, uri, known.objectMetadata().orElseThrow()))) {
         assertEquals(ParquetMetadata.toJSON(local), ParquetMetadata.toJSON(reader.getFooter()));
       }
       assertEquals(1, metrics.get(Metric.GET_REQUESTS), "the footer came from the cache");

@@ -3,7 +3,6 @@ package io.seekwell.parquet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.seekwell.OpenStreamInformation;
 import io.seekwell.S3SeekableInputStream;
 import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.S3SeekableInputStreamFactory;
@@ -13,6 +12,7 @@ import io.seekwell.client.S3SdkObjectClient;
 import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.MetricsSnapshot;
+import io.seekwell.parquet.connector.SeekwellInputFile;
 import io.seekwell.testing.S3TestBucket;
 import io.seekwell.testing.WithS3Server;
 import java.io.IOException;
@@ -63,10 +63,8 @@ class ParquetPredictionMinioTest {
       S3SeekableInputStreamFactory factory, Path file, String name, List<String> columns)
       throws IOException {
     S3URI uri = S3URI.of(bucket.name(), name);
-    return ParquetFiles.readColumns(
-        new SeekwellInputFileForTests(
-            factory, uri, OpenStreamInformation.ofDefaults(), Files.size(file), false),
-        columns);
+    // Without vectored reads: column chunks are read on demand unless they were prefetched.
+    return ParquetFiles.readColumns(SeekwellInputFile.of(factory, uri), columns, false);
   }
 
   @Test

@@ -3,7 +3,6 @@ package io.seekwell.parquet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.seekwell.OpenStreamInformation;
 import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.S3SeekableInputStreamFactory;
 import io.seekwell.S3URI;
@@ -14,6 +13,7 @@ import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.MeteredObjectClient;
 import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.parquet.connector.SeekwellInputFile;
 import io.seekwell.testing.S3TestBucket;
 import io.seekwell.testing.WithS3Server;
 import java.io.IOException;
@@ -88,12 +88,12 @@ class ParquetProjectionMinioTest {
             new MeteredObjectClient(
                 new S3SdkObjectClient(s3, ObjectClientConfiguration.defaults()), metrics),
             S3SeekableInputStreamConfiguration.DEFAULT)) {
-      OpenStreamInformation known =
-          OpenStreamInformation.builder().objectMetadata(ObjectMetadata.of(length, etag)).build();
       List<Long> remote =
           ParquetFiles.readColumns(
-              new SeekwellInputFileForTests(factory, uri, known, length, true), PROJECTED);
+              SeekwellInputFile.of(factory, uri, ObjectMetadata.of(length, etag)), PROJECTED);
       assertEquals(ParquetFiles.readColumns(new LocalInputFile(file), PROJECTED), remote);
+      // Every column chunk came through vectored reads (fetched ahead), none on demand.
+      assertEquals(0, factory.getMetrics().get(Metric.DEMAND_GET_REQUESTS));
 
       // One GET for the tail, one per column run not already in it (runs are more than the 1 MiB
       // merge gap apart here, so each chunk is its own run).

@@ -1,4 +1,4 @@
-package io.seekwell.parquet.connector;
+package io.seekwell.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -7,6 +7,7 @@ import io.seekwell.S3SeekableInputStreamFactory;
 import io.seekwell.S3URI;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.parquet.ParquetFiles;
+import io.seekwell.parquet.connector.SeekwellInputFile;
 import io.seekwell.testing.S3TestBucket;
 import io.seekwell.testing.WithS3Server;
 import java.nio.file.Files;
