@@ -34,22 +34,7 @@ final class AalPath implements ReadPath {
   @Override
   public PositionalReader open(String key, long length) throws IOException {
     S3SeekableInputStream stream = factory.createStream(S3URI.of(bucket, key));
-    return new PositionalReader() {
-      @Override
-      public int read(byte[] buffer, int offset, int count) throws IOException {
-        return stream.read(buffer, offset, count);
-      }
-
-      @Override
-      public void seek(long position) throws IOException {
-        stream.seek(position);
-      }
-
-      @Override
-      public void close() throws IOException {
-        stream.close();
-      }
-    };
+    return PositionalReader.over(stream, stream::seek);
   }
 
   @Override

@@ -1,7 +1,5 @@
 package io.seekwell.bench;
 
-import io.seekwell.client.ObjectClientConfiguration;
-import io.seekwell.client.SdkClients;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -17,9 +15,6 @@ import java.util.Locale;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -62,7 +57,7 @@ public final class Benchmark {
     }
 
     Dataset data;
-    try (S3Client admin = Clients.sync(endpoint, credentials)) {
+    try (S3Client admin = Clients.sync(endpoint, credentials, null)) {
       data =
           Dataset.prepare(admin, Path.of(options.getOrDefault("data", ".tools/bench-data")), scale);
     }
@@ -147,45 +142,6 @@ public final class Benchmark {
             .count();
     if (distinct != 1) {
       throw new IllegalStateException(workload + ": read paths returned different values");
-    }
-  }
-
-  /** The SDK clients every path gets: the same settings, counted by the caller's interceptor. */
-  static final class Clients {
-    private Clients() {}
-
-    static S3AsyncClient async(
-        URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter) {
-      return S3AsyncClient.builder()
-          .endpointOverride(endpoint)
-          .region(Region.US_EAST_1)
-          .credentialsProvider(credentials)
-          .forcePathStyle(true)
-          .httpClientBuilder(SdkClients.nettyHttpClient(ObjectClientConfiguration.defaults()))
-          .overrideConfiguration(
-              ClientOverrideConfiguration.builder().addExecutionInterceptor(counter).build())
-          .build();
-    }
-
-    static S3Client sync(URI endpoint, StaticCredentialsProvider credentials) {
-      return S3Client.builder()
-          .endpointOverride(endpoint)
-          .region(Region.US_EAST_1)
-          .credentialsProvider(credentials)
-          .forcePathStyle(true)
-          .build();
-    }
-
-    static S3Client sync(
-        URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter) {
-      return S3Client.builder()
-          .endpointOverride(endpoint)
-          .region(Region.US_EAST_1)
-          .credentialsProvider(credentials)
-          .forcePathStyle(true)
-          .overrideConfiguration(
-              ClientOverrideConfiguration.builder().addExecutionInterceptor(counter).build())
-          .build();
     }
   }
 }

@@ -3,8 +3,6 @@ package io.seekwell.bench;
 import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.S3SeekableInputStreamFactory;
 import io.seekwell.S3URI;
-import io.seekwell.client.ObjectClientConfiguration;
-import io.seekwell.client.SdkClients;
 import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.parquet.connector.SeekwellInputFile;
 import java.io.IOException;
@@ -18,9 +16,7 @@ import java.util.Map;
 import org.apache.parquet.io.InputFile;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -52,7 +48,7 @@ public final class Demo {
 
     Path dir = Files.createTempDirectory("seekwell-demo-");
     List<Path> written = new ArrayList<>();
-    try (S3Client admin = sync(endpoint, credentials, null)) {
+    try (S3Client admin = Clients.sync(endpoint, credentials, null)) {
       progress(
           "writing a sample table: "
               + files
@@ -79,7 +75,7 @@ public final class Demo {
     progress("reading columns " + PROJECTION + " of every file with a plain SDK range-read stream");
     RequestCounter plainCounter = new RequestCounter();
     Result plain;
-    try (S3Client s3 = sync(readEndpoint, credentials, plainCounter)) {
+    try (S3Client s3 = Clients.sync(readEndpoint, credentials, plainCounter)) {
       plain =
           time(
               written,
@@ -91,7 +87,7 @@ public final class Demo {
     progress("reading the same columns with Seekwell");
     RequestCounter seekwellCounter = new RequestCounter();
     Result seekwell;
-    try (S3AsyncClient s3 = async(readEndpoint, credentials, seekwellCounter);
+    try (S3AsyncClient s3 = Clients.async(readEndpoint, credentials, seekwellCounter);
         S3SeekableInputStreamFactory factory =
             new S3SeekableInputStreamFactory(s3, S3SeekableInputStreamConfiguration.DEFAULT)) {
       seekwell =
@@ -114,7 +110,7 @@ public final class Demo {
     row("Seekwell", seekwellCounter, seekwell);
     System.out.printf(
         Locale.ROOT,
-        "Seekwell: %.1fx faster, %.1fx fewer GETs, same values (checksum %x)%n",
+        "Seekwell: %.1fx speed-up, %.1fx fewer GETs, same values (checksum %x)%n",
         plain.seconds() / seekwell.seconds(),
         (double) plainCounter.gets() / Math.max(1, seekwellCounter.gets()),
         seekwell.checksum());
@@ -137,40 +133,9 @@ public final class Demo {
   }
 
   private static String etagOf(Path file, URI endpoint, StaticCredentialsProvider credentials) {
-    try (S3Client admin = sync(endpoint, credentials, null)) {
+    try (S3Client admin = Clients.sync(endpoint, credentials, null)) {
       return admin.headObject(b -> b.bucket(BUCKET).key(file.getFileName().toString())).eTag();
     }
-  }
-
-  private static S3Client sync(
-      URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter) {
-    return S3Client.builder()
-        .endpointOverride(endpoint)
-        .region(Region.US_EAST_1)
-        .credentialsProvider(credentials)
-        .forcePathStyle(true)
-        .overrideConfiguration(counted(counter))
-        .build();
-  }
-
-  private static S3AsyncClient async(
-      URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter) {
-    return S3AsyncClient.builder()
-        .endpointOverride(endpoint)
-        .region(Region.US_EAST_1)
-        .credentialsProvider(credentials)
-        .forcePathStyle(true)
-        .httpClientBuilder(SdkClients.nettyHttpClient(ObjectClientConfiguration.defaults()))
-        .overrideConfiguration(counted(counter))
-        .build();
-  }
-
-  private static ClientOverrideConfiguration counted(RequestCounter counter) {
-    ClientOverrideConfiguration.Builder builder = SdkClients.withoutSdkRetries().toBuilder();
-    if (counter != null) {
-      builder.addExecutionInterceptor(counter);
-    }
-    return builder.build();
   }
 
   private static void row(String name, RequestCounter counter, Result result) {

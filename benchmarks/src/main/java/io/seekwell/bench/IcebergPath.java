@@ -29,22 +29,7 @@ final class IcebergPath implements ReadPath {
   @Override
   public PositionalReader open(String key, long length) {
     org.apache.iceberg.io.SeekableInputStream stream = file(key, length).newStream();
-    return new PositionalReader() {
-      @Override
-      public int read(byte[] buffer, int offset, int count) throws IOException {
-        return stream.read(buffer, offset, count);
-      }
-
-      @Override
-      public void seek(long position) throws IOException {
-        stream.seek(position);
-      }
-
-      @Override
-      public void close() throws IOException {
-        stream.close();
-      }
-    };
+    return PositionalReader.over(stream, stream::seek);
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.seekwell.bench;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InputStream;
 import org.apache.parquet.io.InputFile;
 
 /**
@@ -20,6 +21,33 @@ interface ReadPath extends Closeable {
   interface PositionalReader extends Closeable {
     int read(byte[] buffer, int offset, int length) throws IOException;
 
+    void seek(long position) throws IOException;
+
+    /**
+     * A reader over any library's stream: reads and closes {@code stream}, seeks with {@code seek}.
+     */
+    static PositionalReader over(InputStream stream, Seek seek) {
+      return new PositionalReader() {
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+          return stream.read(buffer, offset, length);
+        }
+
+        @Override
+        public void seek(long position) throws IOException {
+          seek.seek(position);
+        }
+
+        @Override
+        public void close() throws IOException {
+          stream.close();
+        }
+      };
+    }
+  }
+
+  /** Moves a stream's position. */
+  interface Seek {
     void seek(long position) throws IOException;
   }
 }

@@ -1,0 +1,48 @@
+package io.seekwell.bench;
+
+import io.seekwell.client.ObjectClientConfiguration;
+import io.seekwell.client.SdkClients;
+import java.net.URI;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3BaseClientBuilder;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * The SDK clients the demo and every benchmark path get: the same endpoint settings, the SDK's own
+ * retries off, and requests counted by the caller's {@link RequestCounter} when one is given.
+ */
+final class Clients {
+
+  private Clients() {}
+
+  /** A Netty async client with Seekwell's HTTP settings. */
+  static S3AsyncClient async(
+      URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter) {
+    return configure(S3AsyncClient.builder(), endpoint, credentials, counter)
+        .httpClientBuilder(SdkClients.nettyHttpClient(ObjectClientConfiguration.defaults()))
+        .build();
+  }
+
+  /** A sync client; {@code counter} may be null for set-up work that is not measured. */
+  static S3Client sync(
+      URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter) {
+    return configure(S3Client.builder(), endpoint, credentials, counter).build();
+  }
+
+  private static <B extends S3BaseClientBuilder<B, C>, C> B configure(
+      B builder, URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter) {
+    ClientOverrideConfiguration.Builder overrides = SdkClients.withoutSdkRetries().toBuilder();
+    if (counter != null) {
+      overrides.addExecutionInterceptor(counter);
+    }
+    return builder
+        .endpointOverride(endpoint)
+        .region(Region.US_EAST_1)
+        .credentialsProvider(credentials)
+        .forcePathStyle(true)
+        .overrideConfiguration(overrides.build());
+  }
+}
