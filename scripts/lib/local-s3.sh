@@ -57,13 +57,15 @@ stop_local_s3() {
   rm -rf "$LOCAL_S3_WORK"
 }
 
-parse_profile() { # ARGS... -> sets PROFILE and QUICK
+parse_profile() { # ARGS... -> sets PROFILE, QUICK and PASS_ARGS (other --name value pairs)
   PROFILE=s3
   QUICK=false
+  PASS_ARGS=()
   while [ $# -gt 0 ]; do
     case "$1" in
       --profile) PROFILE="${2:?--profile needs s3 or loopback}"; shift 2 ;;
       --quick) QUICK=true; shift ;;
+      --*) PASS_ARGS+=("$1" "${2:?$1 needs a value}"); shift 2 ;;
       *) echo "Unknown argument: $1" >&2; exit 2 ;;
     esac
   done

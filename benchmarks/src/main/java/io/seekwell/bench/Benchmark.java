@@ -23,9 +23,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  *
  * <p>Arguments: {@code --endpoint URI} (the store), {@code --toxiproxy URI} (Toxiproxy's API: reads
  * then go through the {@code s3} latency profile), {@code --access-key}, {@code --secret-key},
- * {@code --scale full|quick}, {@code --iterations N}, {@code --paths seekwell,aal}, {@code
- * --workloads W1,W5,...}, {@code --warmup N} (unmeasured iterations per path and workload first,
- * default 1), {@code --profile NAME}, {@code --report FILE}, {@code --data DIR}.
+ * {@code --scale full|quick}, {@code --iterations N}, {@code --paths
+ * seekwell,aal,iceberg-default,s3a-classic}, {@code --workloads W1,W5,...}, {@code --warmup N}
+ * (unmeasured iterations per path and workload first, default 1), {@code --profile NAME}, {@code
+ * --report FILE}, {@code --data DIR}.
  */
 public final class Benchmark {
 
@@ -50,7 +51,8 @@ public final class Benchmark {
     int iterations = Integer.parseInt(options.getOrDefault("iterations", "5"));
     int warmups = Integer.parseInt(options.getOrDefault("warmup", "1"));
     List<String> paths =
-        Arrays.asList(options.getOrDefault("paths", "seekwell,aal,iceberg-default").split(","));
+        Arrays.asList(
+            options.getOrDefault("paths", "seekwell,aal,iceberg-default,s3a-classic").split(","));
     List<Workload> workloads = new ArrayList<>();
     for (String name : options.getOrDefault("workloads", "W1,W2,W3,W4,W5,W6,W7,W8").split(",")) {
       workloads.add(Workload.valueOf(name.trim()));
@@ -122,13 +124,15 @@ public final class Benchmark {
 
   /** A fresh read path whose clients {@code counter} counts; closing it closes them. */
   private static ReadPath open(
-      String name, URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter) {
+      String name, URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter)
+      throws IOException {
     return switch (name.trim()) {
       case "seekwell" ->
           new SeekwellPath(Clients.async(endpoint, credentials, counter), Dataset.BUCKET);
       case "aal" -> new AalPath(Clients.async(endpoint, credentials, counter), Dataset.BUCKET);
       case "iceberg-default" ->
           new IcebergPath(Clients.sync(endpoint, credentials, counter), Dataset.BUCKET);
+      case "s3a-classic" -> new S3aPath(endpoint, credentials, counter, Dataset.BUCKET);
       default -> throw new IllegalArgumentException("Unknown read path: " + name);
     };
   }

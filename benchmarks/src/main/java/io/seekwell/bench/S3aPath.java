@@ -1,0 +1,80 @@
+package io.seekwell.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.functional.FutureIO;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.io.InputFile;
+import software.amazon.awssdk.auth.credentials.AwsCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+
+/**
+ * Hadoop S3A 3.4.3's classic input stream with its defaults; Parquet files are opened the way
+ * parquet-hadoop opens them (its {@link HadoopInputFile}, with the file status, so no HEAD).
+ */
+final class S3aPath implements ReadPath {
+
+  private final String bucket;
+  private final Configuration conf;
+  private final FileSystem fs;
+  private final String counterId;
+
+  S3aPath(
+      URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter, String bucket)
+      throws IOException {
+    this.bucket = bucket;
+    this.counterId = S3aRequestCounter.register(counter);
+    AwsCredentials keys = credentials.resolveCredentials();
+    conf = new Configuration();
+    conf.set("fs.s3a.endpoint", endpoint.toString());
+    conf.set("fs.s3a.endpoint.region", "us-east-1");
+    conf.setBoolean("fs.s3a.path.style.access", true);
+    conf.setBoolean("fs.s3a.connection.ssl.enabled", endpoint.getScheme().equals("https"));
+    conf.set("fs.s3a.access.key", keys.accessKeyId());
+    conf.set("fs.s3a.secret.key", keys.secretAccessKey());
+    conf.set("fs.s3a.aws.credentials.provider", SIMPLE_CREDENTIALS);
+    conf.set("fs.s3a.input.stream.type", "classic");
+    conf.set("fs.s3a.audit.execution.interceptors", S3aRequestCounter.class.getName());
+    conf.set(S3aRequestCounter.ID_KEY, counterId);
+    // Cached per bucket and user, so parquet-hadoop's HadoopInputFile finds this instance; close()
+    // removes it, so every iteration starts cold.
+    fs = FileSystem.get(URI.create("s3a://" + bucket + "/"), conf);
+  }
+
+  private static final String SIMPLE_CREDENTIALS =
+      "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider";
+
+  private FileStatus status(String key, long length) {
+    return new FileStatus(length, false, 1, 32 << 20, 0, new Path("s3a://" + bucket + "/" + key));
+  }
+
+  @Override
+  public PositionalReader open(String key, long length) throws IOException {
+    FileStatus status = status(key, length);
+    FSDataInputStream stream =
+        FutureIO.awaitFuture(fs.openFile(status.getPath()).withFileStatus(status).build());
+    return PositionalReader.over(stream, stream::seek);
+  }
+
+  @Override
+  public InputFile parquetFile(String key, long length) throws IOException {
+    return HadoopInputFile.fromStatus(status(key, length), conf);
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      fs.close();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    } finally {
+      S3aRequestCounter.unregister(counterId);
+    }
+  }
+}
