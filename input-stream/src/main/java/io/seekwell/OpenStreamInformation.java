@@ -5,6 +5,7 @@ import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.common.object.RequestOptions;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * What the caller knows about a stream it opens. Immutable and thread-safe; built with {@link
@@ -16,6 +17,7 @@ public final class OpenStreamInformation {
   private static final OpenStreamInformation DEFAULT = builder().build();
 
   private final Optional<ObjectMetadata> objectMetadata;
+  private final OptionalLong objectLength;
   private final InputPolicy inputPolicy;
   private final Optional<CustomerKey> customerKey;
   private final Optional<String> auditInfo;
@@ -23,6 +25,12 @@ public final class OpenStreamInformation {
 
   private OpenStreamInformation(Builder builder) {
     this.objectMetadata = Optional.ofNullable(builder.objectMetadata);
+    this.objectLength =
+        builder.objectMetadata != null
+            ? OptionalLong.of(builder.objectMetadata.length())
+            : builder.objectLength < 0
+                ? OptionalLong.empty()
+                : OptionalLong.of(builder.objectLength);
     this.inputPolicy = builder.inputPolicy;
     this.customerKey = Optional.ofNullable(builder.customerKey);
     this.auditInfo = Optional.ofNullable(builder.auditInfo);
@@ -42,6 +50,14 @@ public final class OpenStreamInformation {
   /** The object's length and ETag when the caller knows them; then no HEAD is sent. */
   public Optional<ObjectMetadata> objectMetadata() {
     return objectMetadata;
+  }
+
+  /**
+   * The object's length when the caller knows it (alone or with the ETag); with a length alone no
+   * HEAD is sent either, and the stream reads the version its first GET returns.
+   */
+  public OptionalLong objectLength() {
+    return objectLength;
   }
 
   /** How the caller will read. */
@@ -79,6 +95,7 @@ public final class OpenStreamInformation {
   /** Builds {@link OpenStreamInformation}. Not thread-safe. */
   public static final class Builder {
     private ObjectMetadata objectMetadata;
+    private long objectLength = -1;
     private InputPolicy inputPolicy = InputPolicy.DEFAULT;
     private CustomerKey customerKey;
     private String auditInfo;
@@ -89,6 +106,23 @@ public final class OpenStreamInformation {
     /** The object's length and ETag, so that no HEAD is needed. */
     public Builder objectMetadata(ObjectMetadata metadata) {
       this.objectMetadata = Objects.requireNonNull(metadata, "metadata");
+      return this;
+    }
+
+    /**
+     * The object's length, known without its ETag (from a table's metadata or a listing): no HEAD
+     * is sent. The first GET response pins the version (its ETag) and every later GET of the stream
+     * requires it, so a stream never mixes bytes of two versions; if the object does not exist the
+     * first read, not the open, throws {@link java.io.FileNotFoundException}. Ignored when {@link
+     * #objectMetadata(ObjectMetadata)} is set.
+     *
+     * @throws IllegalArgumentException if {@code length} is negative
+     */
+    public Builder objectLength(long length) {
+      if (length < 0) {
+        throw new IllegalArgumentException("Object length must be >= 0, was " + length);
+      }
+      this.objectLength = length;
       return this;
     }
 

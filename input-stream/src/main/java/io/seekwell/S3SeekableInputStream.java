@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
@@ -47,8 +48,11 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     return length;
   }
 
-  /** The ETag of the object version this stream reads. */
-  public String etag() {
+  /**
+   * The ETag of the object version this stream reads. Empty for a stream opened knowing only the
+   * length ({@link OpenStreamInformation.Builder#objectLength(long)}) until its first GET answers.
+   */
+  public Optional<String> etag() {
     return reader.etag();
   }
 

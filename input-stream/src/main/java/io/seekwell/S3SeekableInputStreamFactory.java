@@ -94,8 +94,9 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
   }
 
   /**
-   * Opens a stream over {@code uri}. With {@link OpenStreamInformation#objectMetadata()} set no
-   * HEAD is sent; otherwise one HEAD is shared by every concurrent open of the same object.
+   * Opens a stream over {@code uri}. With {@link OpenStreamInformation#objectMetadata()} or {@link
+   * OpenStreamInformation#objectLength()} set no HEAD is sent; otherwise one HEAD is shared by
+   * every concurrent open of the same object.
    *
    * @throws java.io.FileNotFoundException if the object does not exist
    */
@@ -106,15 +107,14 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     if (closed) {
       throw new IOException("The stream factory is closed");
     }
-    ObjectMetadata metadata =
-        information.objectMetadata().isPresent()
-            ? information.objectMetadata().get()
-            : awaitMetadata(uri, information);
     FetchContext context =
         new FetchContext(
             information.requestOptions(),
             range -> information.requestCallback().onGetRequest(uri, range));
-    ObjectReader reader = physicalIO.open(uri.location(), metadata, context);
+    ObjectReader reader =
+        information.objectMetadata().isEmpty() && information.objectLength().isPresent()
+            ? physicalIO.open(uri.location(), information.objectLength().getAsLong(), context)
+            : physicalIO.open(uri.location(), metadata(uri, information), context);
     try {
       Prefetcher prefetcher = new ReaderPrefetcher(uri, reader);
       strategies.prefetchSmallObject(information.inputPolicy(), prefetcher);
@@ -127,8 +127,10 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     }
   }
 
-  private ObjectMetadata awaitMetadata(S3URI uri, OpenStreamInformation information)
-      throws IOException {
+  private ObjectMetadata metadata(S3URI uri, OpenStreamInformation information) throws IOException {
+    if (information.objectMetadata().isPresent()) {
+      return information.objectMetadata().get();
+    }
     long timeout = configuration.physicalIO().readTimeout().toNanos();
     try {
       return physicalIO
@@ -146,6 +148,16 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("Interrupted while opening " + uri);
     }
+  }
+
+  /**
+   * The length and ETag of {@code uri}: cached, or from one HEAD shared with concurrent callers.
+   *
+   * @throws java.io.FileNotFoundException if the object does not exist
+   */
+  public ObjectMetadata metadata(S3URI uri) throws IOException {
+    Objects.requireNonNull(uri, "uri");
+    return metadata(uri, OpenStreamInformation.ofDefaults());
   }
 
   /** The factory's counters: requests, bytes, retries, errors. */

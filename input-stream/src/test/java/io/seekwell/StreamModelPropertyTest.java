@@ -72,7 +72,8 @@ class StreamModelPropertyTest {
   void streamBehavesLikeAByteArray(
       @ForAll @IntRange(min = 1, max = 65_000) int objectLength,
       @ForAll("operations") List<Op> operations,
-      @ForAll boolean tightMemory)
+      @ForAll boolean tightMemory,
+      @ForAll boolean openByLength)
       throws Exception {
     byte[] content = TestData.randomBytes(objectLength, objectLength);
     InMemoryObjectClient memory = new InMemoryObjectClient(new Metrics());
@@ -81,10 +82,16 @@ class StreamModelPropertyTest {
     slow.randomLatency(2);
     PhysicalIOConfiguration physicalIO = smallRequests(tightMemory);
     try (S3SeekableInputStreamFactory factory = factory(slow, physicalIO);
-        S3SeekableInputStream stream = factory.createStream(S3URI.of("b", "k"))) {
+        S3SeekableInputStream stream =
+            factory.createStream(
+                S3URI.of("b", "k"),
+                openByLength
+                    ? OpenStreamInformation.builder().objectLength(objectLength).build()
+                    : OpenStreamInformation.ofDefaults())) {
       applyAll(operations, stream, new Model(content));
     }
     assertEquals(0, memory.openContents(), "leaked bodies");
+    assertEquals(openByLength ? 0 : 1, memory.heads().size());
   }
 
   /**

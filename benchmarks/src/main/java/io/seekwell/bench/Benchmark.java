@@ -92,8 +92,11 @@ public final class Benchmark {
     String report = Report.markdown(results, options, scale, iterations);
     Path out = Path.of(options.getOrDefault("report", "docs/benchmarks.md"));
     Files.writeString(out, report);
+    Path chart =
+        out.resolveSibling(out.getFileName().toString().replaceFirst("\\.md$", "") + ".png");
+    Chart.write(results, chart);
     System.out.println(report);
-    System.out.println("Report written to " + out);
+    System.out.println("Report written to " + out + ", chart to " + chart);
   }
 
   private static Sample measure(

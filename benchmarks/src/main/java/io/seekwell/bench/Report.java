@@ -4,6 +4,7 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /** The Markdown report: per workload and path, times, requests, bytes and ratios to AAL. */
 final class Report {
@@ -78,6 +79,11 @@ final class Report {
 
   private static String ratio(double value, double reference) {
     return reference == 0 ? "–" : String.format(Locale.ROOT, "%.2f", value / reference);
+  }
+
+  /** The median of {@code measure} over {@code samples}. */
+  static double median(List<Benchmark.Sample> samples, ToDoubleFunction<Benchmark.Sample> measure) {
+    return median(samples.stream().mapToDouble(measure).toArray());
   }
 
   private static double median(double[] values) {

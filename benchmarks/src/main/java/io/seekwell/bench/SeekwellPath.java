@@ -1,5 +1,6 @@
 package io.seekwell.bench;
 
+import io.seekwell.OpenStreamInformation;
 import io.seekwell.S3SeekableInputStream;
 import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.S3SeekableInputStreamFactory;
@@ -9,7 +10,10 @@ import java.io.IOException;
 import org.apache.parquet.io.InputFile;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 
-/** Seekwell with its defaults over a Netty {@link S3AsyncClient}. */
+/**
+ * Seekwell with its defaults over a Netty {@link S3AsyncClient}; like Iceberg and S3A, it opens
+ * with the length the caller knows (no HEAD).
+ */
 final class SeekwellPath implements ReadPath {
 
   private final String bucket;
@@ -24,13 +28,15 @@ final class SeekwellPath implements ReadPath {
 
   @Override
   public PositionalReader open(String key, long length) throws IOException {
-    S3SeekableInputStream stream = factory.createStream(S3URI.of(bucket, key));
+    S3SeekableInputStream stream =
+        factory.createStream(
+            S3URI.of(bucket, key), OpenStreamInformation.builder().objectLength(length).build());
     return PositionalReader.over(stream, stream::seek);
   }
 
   @Override
   public InputFile parquetFile(String key, long length) throws IOException {
-    return SeekwellInputFile.of(factory, S3URI.of(bucket, key));
+    return SeekwellInputFile.of(factory, S3URI.of(bucket, key), length);
   }
 
   @Override

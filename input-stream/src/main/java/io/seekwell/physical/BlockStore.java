@@ -12,7 +12,7 @@ import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectChangedException;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
-import io.seekwell.common.object.ObjectLocation;
+import io.seekwell.common.object.ObjectMetadata;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -26,7 +26,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 
 /**
  * The block cache of one factory, shared by all its streams: plans and sends the GETs for missed
@@ -47,26 +46,26 @@ final class BlockStore implements AutoCloseable {
   private final ConcurrentHashMap<ObjectKey, ObjectBlocks> objects = new ConcurrentHashMap<>();
   private final ThreadPoolExecutor fetchPool;
   private final ReentrantLock evictionLock = new ReentrantLock();
-  private final Consumer<ObjectLocation> onObjectChanged;
+  private final MetadataStore metadata;
   private final long readTimeoutNanos;
   private final Metrics metrics;
   private final LinkStats link = new LinkStats();
   private volatile boolean closed;
 
   /**
-   * A store that fetches with {@code client} and calls {@code onObjectChanged} when a GET finds
-   * that an object's ETag no longer matches.
+   * A store that fetches with {@code client}; it tells {@code metadata} the versions GET responses
+   * name and forgets an object's metadata when a GET finds that its ETag no longer matches.
    */
   BlockStore(
       ObjectClient client,
       PhysicalIOConfiguration configuration,
       Metrics metrics,
-      Consumer<ObjectLocation> onObjectChanged) {
+      MetadataStore metadata) {
     this.client = client;
     this.metrics = metrics;
     this.planner = new RequestPlanner(configuration);
     this.budget = new MemoryBudget(configuration.maxMemoryLimit());
-    this.onObjectChanged = onObjectChanged;
+    this.metadata = metadata;
     this.readTimeoutNanos = configuration.readTimeout().toNanos();
     this.cache =
         Caffeine.newBuilder()
@@ -80,15 +79,56 @@ final class BlockStore implements AutoCloseable {
             "seekwell-fetch-" + STORE_IDS.incrementAndGet() + "-", configuration.fetchThreads());
   }
 
-  /** The blocks of {@code key}, counted as used by one more stream. */
-  ObjectBlocks retain(ObjectKey key, long length) {
+  /**
+   * The blocks of {@code key}, counted as used by one more stream. A version opened by length whose
+   * first GET named this ETag is shared rather than fetched again.
+   */
+  ObjectBlocks retain(ObjectKey key) {
+    if (key.isPinned() && !objects.containsKey(key)) {
+      ObjectBlocks[] pinnedByResponse = new ObjectBlocks[1];
+      objects.computeIfPresent(
+          ObjectKey.byLength(key.location(), key.length()),
+          (k, byLength) -> {
+            if (key.etag().equals(byLength.etag())) {
+              byLength.streamOpened();
+              pinnedByResponse[0] = byLength;
+            }
+            return byLength;
+          });
+      if (pinnedByResponse[0] != null) {
+        return pinnedByResponse[0];
+      }
+    }
     return objects.compute(
         key,
         (k, existing) -> {
-          ObjectBlocks blocks = existing != null ? existing : new ObjectBlocks(k, length);
+          ObjectBlocks blocks = existing != null ? existing : new ObjectBlocks(k);
           blocks.streamOpened();
           return blocks;
         });
+  }
+
+  /**
+   * Checks that a GET response for {@code blocks} comes from their version, pinning the version to
+   * the response's ETag if the object was opened by length and this is its first response.
+   *
+   * @throws ObjectChangedException if the response names another version
+   */
+  void checkVersion(ObjectBlocks blocks, ObjectContent content) throws ObjectChangedException {
+    String pinned = blocks.pin(content.etag());
+    if (pinned == null) {
+      metadata.remember(
+          blocks.key().location(), ObjectMetadata.of(blocks.length(), content.etag()));
+    } else if (!pinned.equals(content.etag())) {
+      throw new ObjectChangedException(
+          blocks.key().location()
+              + " changed while it was read: ETag "
+              + content.etag()
+              + " where "
+              + pinned
+              + " was read before",
+          null);
+    }
   }
 
   /** One stream less uses {@code blocks}; the object's state goes when nothing of it is left. */
@@ -218,12 +258,12 @@ final class BlockStore implements AutoCloseable {
     ObjectKey key = blocks.key();
     try {
       context.onGet().accept(block.range());
-      GetRequest request =
-          new GetRequest(key.location(), block.range(), Optional.of(key.etag()), context.options());
+      GetRequest request = getRequest(blocks, block.range(), context);
       long sent = System.nanoTime();
       try (ObjectContent content =
           ObjectContent.await(client.getObject(request), readTimeoutNanos)) {
         long firstByte = System.nanoTime();
+        checkVersion(blocks, content);
         block.fillFrom(content.stream());
         link.record(firstByte - sent, block.range().length(), System.nanoTime() - firstByte);
       }
@@ -233,7 +273,7 @@ final class BlockStore implements AutoCloseable {
       // Forget first, so that whoever sees the failure also finds the object forgotten.
       drop(block);
       if (error instanceof ObjectChangedException) {
-        invalidate(key);
+        invalidate(blocks);
       }
       block.fail(error);
     } catch (RuntimeException e) {
@@ -256,15 +296,18 @@ final class BlockStore implements AutoCloseable {
     return cause instanceof IOException io ? io : new IOException(cause.getMessage(), cause);
   }
 
-  /** Drops every cached block of {@code key} and the object's metadata. */
-  void invalidate(ObjectKey key) {
-    ObjectBlocks blocks = objects.get(key);
-    if (blocks != null) {
-      for (Block block : blocks.blocks().values()) {
-        drop(block);
-      }
+  /** A GET of {@code range} of {@code blocks}' version: with If-Match once the ETag is known. */
+  static GetRequest getRequest(ObjectBlocks blocks, ByteRange range, FetchContext context) {
+    return new GetRequest(
+        blocks.key().location(), range, Optional.ofNullable(blocks.etag()), context.options());
+  }
+
+  /** Drops every cached block of {@code blocks}' version and the object's metadata. */
+  void invalidate(ObjectBlocks blocks) {
+    for (Block block : blocks.blocks().values()) {
+      drop(block);
     }
-    onObjectChanged.accept(key.location());
+    metadata.invalidate(blocks.key().location());
   }
 
   /** Removes a block from the cache at once (not through the eviction policy). */

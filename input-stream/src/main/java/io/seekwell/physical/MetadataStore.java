@@ -7,6 +7,7 @@ import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.common.object.RequestOptions;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -41,6 +42,19 @@ final class MetadataStore {
           onHead.run();
           return client.headObject(new HeadRequest(key, options));
         });
+  }
+
+  /** The metadata of {@code location} if it is cached (not merely being fetched). */
+  Optional<ObjectMetadata> cached(ObjectLocation location) {
+    CompletableFuture<ObjectMetadata> future = cache.getIfPresent(location);
+    return future != null && future.isDone() && !future.isCompletedExceptionally()
+        ? Optional.of(future.join())
+        : Optional.empty();
+  }
+
+  /** Caches what a GET response told about {@code location}, unless something is cached. */
+  void remember(ObjectLocation location, ObjectMetadata metadata) {
+    cache.asMap().putIfAbsent(location, CompletableFuture.completedFuture(metadata));
   }
 
   /** Forgets {@code location}, so that the next open asks the store again. */

@@ -3,24 +3,28 @@ package io.seekwell.physical;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The blocks of one object version, by start position, and the lock that makes planning GETs for it
- * atomic (so concurrent readers of the same missing bytes share one GET). Per object, never global.
- * The count of open streams is guarded by the {@link BlockStore}'s map.
+ * The blocks of one object version, by start position, the version's ETag (pinned by the first GET
+ * response when the stream was opened knowing only the length), and the lock that makes planning
+ * GETs for it atomic (so concurrent readers of the same missing bytes share one GET). Per object,
+ * never global. The count of open streams is guarded by the {@link BlockStore}'s map.
  */
 final class ObjectBlocks {
 
   private final ObjectKey key;
   private final long length;
+  private final AtomicReference<String> etag;
   private final ConcurrentSkipListMap<Long, Block> blocks = new ConcurrentSkipListMap<>();
   private final ReentrantLock planLock = new ReentrantLock();
   private volatile int openStreams;
 
-  ObjectBlocks(ObjectKey key, long length) {
+  ObjectBlocks(ObjectKey key) {
     this.key = key;
-    this.length = length;
+    this.length = key.length();
+    this.etag = new AtomicReference<>(key.etag());
   }
 
   ObjectKey key() {
@@ -29,6 +33,20 @@ final class ObjectBlocks {
 
   long length() {
     return length;
+  }
+
+  /** The version's ETag, or null while no GET has answered for an object opened by length. */
+  String etag() {
+    return etag.get();
+  }
+
+  /**
+   * Pins the version to {@code responseEtag} if none is pinned yet.
+   *
+   * @return null if this call pinned it, else the ETag pinned before
+   */
+  String pin(String responseEtag) {
+    return etag.compareAndExchange(null, responseEtag);
   }
 
   ReentrantLock planLock() {

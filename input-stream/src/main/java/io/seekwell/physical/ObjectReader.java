@@ -49,9 +49,9 @@ public final class ObjectReader implements AutoCloseable {
     return blocks.length();
   }
 
-  /** The object version's ETag. */
-  public String etag() {
-    return blocks.key().etag();
+  /** The object version's ETag; empty for an object opened by length until a GET has answered. */
+  public Optional<String> etag() {
+    return Optional.ofNullable(blocks.etag());
   }
 
   /**
@@ -187,19 +187,21 @@ public final class ObjectReader implements AutoCloseable {
     ByteRange range = ByteRange.ofLength(position, length);
     store.countDemandGet();
     context.onGet().accept(range);
-    GetRequest request =
-        new GetRequest(
-            blocks.key().location(), range, Optional.of(blocks.key().etag()), context.options());
+    GetRequest request = BlockStore.getRequest(blocks, range, context);
     try (ObjectContent content = ObjectContent.await(client.getObject(request), timeoutNanos)) {
+      store.checkVersion(blocks, content);
       int n = content.stream().readNBytes(buffer, offset, length);
       if (n < length) {
         throw new EOFException(
             "GET " + describe() + " " + range + " ended after " + n + " of " + length + " bytes");
       }
+    } catch (ObjectChangedException e) {
+      store.invalidate(blocks);
+      throw e;
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof ObjectChangedException) {
-        store.invalidate(blocks.key());
+        store.invalidate(blocks);
       }
       throw cause instanceof IOException io ? io : new IOException(cause.getMessage(), cause);
     } catch (TimeoutException e) {

@@ -5,6 +5,7 @@ import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.common.object.RequestOptions;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -24,7 +25,7 @@ public final class PhysicalIO implements AutoCloseable {
     this.client = client;
     this.configuration = configuration;
     this.metadata = new MetadataStore(client, configuration);
-    this.blocks = new BlockStore(client, configuration, metrics, metadata::invalidate);
+    this.blocks = new BlockStore(client, configuration, metrics, metadata);
   }
 
   /**
@@ -38,7 +39,24 @@ public final class PhysicalIO implements AutoCloseable {
 
   /** A reader of the object version {@code metadata} describes. The caller closes it. */
   public ObjectReader open(ObjectLocation location, ObjectMetadata metadata, FetchContext context) {
-    ObjectBlocks state = blocks.retain(new ObjectKey(location, metadata.etag()), metadata.length());
+    return reader(
+        blocks.retain(new ObjectKey(location, metadata.etag(), metadata.length())), context);
+  }
+
+  /**
+   * A reader of {@code location} whose length the caller knows but not its ETag, with no HEAD: the
+   * cached metadata's version if it has this length, else the version the first GET response names,
+   * which every later GET of the object then requires. The caller closes it.
+   */
+  public ObjectReader open(ObjectLocation location, long length, FetchContext context) {
+    Optional<ObjectMetadata> known =
+        metadata.cached(location).filter(cached -> cached.length() == length);
+    return known.isPresent()
+        ? open(location, known.get(), context)
+        : reader(blocks.retain(ObjectKey.byLength(location, length)), context);
+  }
+
+  private ObjectReader reader(ObjectBlocks state, FetchContext context) {
     return new ObjectReader(blocks, state, client, context, configuration.readTimeout().toNanos());
   }
 

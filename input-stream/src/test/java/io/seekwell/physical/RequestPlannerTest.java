@@ -20,7 +20,7 @@ class RequestPlannerTest {
 
   private static final long KIB = 1024;
   private static final long MIB = 1024 * KIB;
-  private static final ObjectKey OBJECT = new ObjectKey(ObjectLocation.of("b", "k"), "e");
+  private static final ObjectKey OBJECT = new ObjectKey(ObjectLocation.of("b", "k"), "e", 1L << 30);
   private static final RequestPlanner PLANNER = new RequestPlanner(PhysicalIOConfiguration.DEFAULT);
 
   private static NavigableMap<Long, Block> blocks(ByteRange... ranges) {

@@ -50,12 +50,24 @@ public final class SeekwellInputFile implements InputFile {
         metadata.length());
   }
 
-  /** A file whose length and ETag are asked of the store once, now. */
+  /**
+   * A file whose length the caller knows but not its ETag: opening streams sends no HEAD, and each
+   * stream reads the version its first GET returns.
+   *
+   * @throws IllegalArgumentException if {@code length} is negative
+   */
+  public static SeekwellInputFile of(S3SeekableInputStreamFactory factory, S3URI uri, long length) {
+    return new SeekwellInputFile(
+        factory,
+        Objects.requireNonNull(uri, "uri"),
+        OpenStreamInformation.builder().objectLength(length).build(),
+        length);
+  }
+
+  /** A file whose length and ETag are asked of the store once, now, with one HEAD. */
   public static SeekwellInputFile of(S3SeekableInputStreamFactory factory, S3URI uri)
       throws IOException {
-    try (S3SeekableInputStream stream = factory.createStream(uri)) {
-      return of(factory, uri, ObjectMetadata.of(stream.length(), stream.etag()));
-    }
+    return of(factory, uri, factory.metadata(uri));
   }
 
   @Override

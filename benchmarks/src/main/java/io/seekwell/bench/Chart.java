@@ -1,0 +1,93 @@
+package io.seekwell.bench;
+
+import java.awt.Color;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import javax.imageio.ImageIO;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * The report's chart: per workload, each path's median time and median GETs relative to AAL's (AAL
+ * = 1, lower is better), side by side in one PNG.
+ */
+final class Chart {
+
+  private static final int WIDTH = 760;
+  private static final int HEIGHT = 480;
+  private static final double AXIS_FLOOR = 0.05;
+
+  private Chart() {}
+
+  static void write(Map<Workload, Map<String, List<Benchmark.Sample>>> results, Path png)
+      throws IOException {
+    System.setProperty("java.awt.headless", "true");
+    BufferedImage time =
+        BitmapEncoder.getBufferedImage(
+            panel(
+                results,
+                "Time relative to AAL 1.3.1 (lower is better)",
+                Benchmark.Sample::seconds));
+    BufferedImage gets =
+        BitmapEncoder.getBufferedImage(
+            panel(results, "GETs relative to AAL 1.3.1 (lower is better)", Benchmark.Sample::gets));
+    BufferedImage both = new BufferedImage(2 * WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
+    Graphics2D graphics = both.createGraphics();
+    try {
+      graphics.drawImage(time, 0, 0, null);
+      graphics.drawImage(gets, WIDTH, 0, null);
+    } finally {
+      graphics.dispose();
+    }
+    ImageIO.write(both, "png", png.toFile());
+  }
+
+  private static CategoryChart panel(
+      Map<Workload, Map<String, List<Benchmark.Sample>>> results,
+      String title,
+      ToDoubleFunction<Benchmark.Sample> measure) {
+    CategoryChart chart =
+        new CategoryChartBuilder()
+            .width(WIDTH)
+            .height(HEIGHT)
+            .title(title)
+            .yAxisTitle("median / AAL's median (log scale)")
+            .build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+    chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+    chart.getStyler().setYAxisLogarithmic(true);
+    // Bars start at the axis floor (a log axis has no 0); ratios below it are drawn at it.
+    chart.getStyler().setYAxisMin(AXIS_FLOOR);
+    chart.getStyler().setYAxisDecimalPattern("0.##");
+    chart.getStyler().setChartBackgroundColor(Color.WHITE);
+    List<String> paths =
+        results.values().stream().flatMap(byPath -> byPath.keySet().stream()).distinct().toList();
+    for (String path : paths) {
+      List<String> workloads = new ArrayList<>();
+      List<Double> ratios = new ArrayList<>();
+      for (Map.Entry<Workload, Map<String, List<Benchmark.Sample>>> entry : results.entrySet()) {
+        List<Benchmark.Sample> samples = entry.getValue().get(path);
+        List<Benchmark.Sample> aal = entry.getValue().get("aal");
+        if (samples != null && aal != null) {
+          double reference = Report.median(aal, measure);
+          workloads.add(entry.getKey().name());
+          // A log axis cannot show 0: a path with no GETs is drawn at the axis floor.
+          ratios.add(
+              reference == 0 ? 1 : Math.max(0.01, Report.median(samples, measure) / reference));
+        }
+      }
+      if (!workloads.isEmpty()) {
+        chart.addSeries(path, workloads, ratios);
+      }
+    }
+    return chart;
+  }
+}
