@@ -1,5 +1,7 @@
 package io.seekwell.bench;
 
+import io.seekwell.S3SeekableInputStreamConfiguration;
+import io.seekwell.common.config.ConnectorConfiguration;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -58,6 +60,9 @@ public final class Benchmark {
       workloads.add(Workload.valueOf(name.trim()));
     }
 
+    S3SeekableInputStreamConfiguration seekwell =
+        S3SeekableInputStreamConfiguration.fromConfiguration(
+            ConnectorConfiguration.of(settings(options.getOrDefault("seekwell", ""))));
     Dataset data;
     try (S3Client admin = Clients.sync(endpoint, credentials, null)) {
       data =
@@ -70,7 +75,7 @@ public final class Benchmark {
       for (int warmup = 1; warmup <= warmups; warmup++) {
         for (String path : paths) {
           System.out.printf(Locale.ROOT, "... %s %s, warm-up %d%n", workload, path, warmup);
-          measure(workload, path, data, readEndpoint, credentials);
+          measure(workload, path, data, readEndpoint, credentials, seekwell);
         }
       }
       for (int iteration = 1; iteration <= iterations; iteration++) {
@@ -82,7 +87,7 @@ public final class Benchmark {
               path,
               iteration,
               iterations);
-          Sample sample = measure(workload, path, data, readEndpoint, credentials);
+          Sample sample = measure(workload, path, data, readEndpoint, credentials, seekwell);
           byPath.computeIfAbsent(path, p -> new ArrayList<>()).add(sample);
         }
       }
@@ -92,11 +97,14 @@ public final class Benchmark {
     String report = Report.markdown(results, options, scale, iterations);
     Path out = Path.of(options.getOrDefault("report", "docs/benchmarks.md"));
     Files.writeString(out, report);
-    Path chart =
-        out.resolveSibling(out.getFileName().toString().replaceFirst("\\.md$", "") + ".png");
-    Chart.write(results, chart);
     System.out.println(report);
-    System.out.println("Report written to " + out + ", chart to " + chart);
+    System.out.println("Report written to " + out);
+    if (paths.contains("aal")) {
+      Path chart =
+          out.resolveSibling(out.getFileName().toString().replaceFirst("\\.md$", "") + ".png");
+      Chart.write(results, chart);
+      System.out.println("Chart written to " + chart);
+    }
   }
 
   private static Sample measure(
@@ -104,7 +112,8 @@ public final class Benchmark {
       String pathName,
       Dataset data,
       URI endpoint,
-      StaticCredentialsProvider credentials)
+      StaticCredentialsProvider credentials,
+      S3SeekableInputStreamConfiguration seekwell)
       throws IOException {
     RequestCounter counter = new RequestCounter();
     List<MemoryPoolMXBean> heap =
@@ -114,7 +123,7 @@ public final class Benchmark {
     long checksum;
     double seconds;
     // Timed: the workload on a fresh path; not timed: building and closing its clients.
-    try (ReadPath path = open(pathName, endpoint, credentials, counter)) {
+    try (ReadPath path = open(pathName, endpoint, credentials, counter, seekwell)) {
       System.gc();
       heap.forEach(MemoryPoolMXBean::resetPeakUsage);
       long start = System.nanoTime();
@@ -127,17 +136,37 @@ public final class Benchmark {
 
   /** A fresh read path whose clients {@code counter} counts; closing it closes them. */
   private static ReadPath open(
-      String name, URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter)
+      String name,
+      URI endpoint,
+      StaticCredentialsProvider credentials,
+      RequestCounter counter,
+      S3SeekableInputStreamConfiguration seekwell)
       throws IOException {
     return switch (name.trim()) {
       case "seekwell" ->
-          new SeekwellPath(Clients.async(endpoint, credentials, counter), Dataset.BUCKET);
+          new SeekwellPath(Clients.async(endpoint, credentials, counter), Dataset.BUCKET, seekwell);
       case "aal" -> new AalPath(Clients.async(endpoint, credentials, counter), Dataset.BUCKET);
       case "iceberg-default" ->
           new IcebergPath(Clients.sync(endpoint, credentials, counter), Dataset.BUCKET);
       case "s3a-classic" -> new S3aPath(endpoint, credentials, counter, Dataset.BUCKET);
       default -> throw new IllegalArgumentException("Unknown read path: " + name);
     };
+  }
+
+  /** {@code key=value,key=value} as a map. */
+  private static Map<String, String> settings(String list) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    for (String pair : list.split(",")) {
+      if (pair.isBlank()) {
+        continue;
+      }
+      int equals = pair.indexOf('=');
+      if (equals <= 0) {
+        throw new IllegalArgumentException("Expected key=value in --seekwell, got: " + pair);
+      }
+      settings.put(pair.substring(0, equals).trim(), pair.substring(equals + 1).trim());
+    }
+    return settings;
   }
 
   private static void checkSameValues(Workload workload, Map<String, List<Sample>> byPath) {

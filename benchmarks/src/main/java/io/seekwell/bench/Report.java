@@ -37,6 +37,7 @@ final class Report {
         .append(scale == Dataset.Scale.QUICK ? " --quick" : "")
         .append(" --profile ")
         .append(options.getOrDefault("profile", "loopback"))
+        .append(options.containsKey("seekwell") ? " --seekwell " + options.get("seekwell") : "")
         .append("`\n\n");
     out.append(
         "| workload | path | seconds (median, min–max) | GETs | HEADs | MB | peak heap MB"

@@ -20,10 +20,10 @@ final class SeekwellPath implements ReadPath {
   private final S3AsyncClient s3;
   private final S3SeekableInputStreamFactory factory;
 
-  SeekwellPath(S3AsyncClient s3, String bucket) {
+  SeekwellPath(S3AsyncClient s3, String bucket, S3SeekableInputStreamConfiguration configuration) {
     this.bucket = bucket;
     this.s3 = s3;
-    this.factory = new S3SeekableInputStreamFactory(s3, S3SeekableInputStreamConfiguration.DEFAULT);
+    this.factory = new S3SeekableInputStreamFactory(s3, configuration);
   }
 
   @Override
