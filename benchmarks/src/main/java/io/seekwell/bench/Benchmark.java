@@ -94,7 +94,10 @@ public final class Benchmark {
       checkSameValues(workload, byPath);
       results.put(workload, byPath);
     }
-    String report = Report.markdown(results, options, scale, iterations);
+    String report =
+        Report.markdown(results, options, scale, iterations)
+            + "\n"
+            + Targets.markdown(results, data.projectionBytes);
     Path out = Path.of(options.getOrDefault("report", "docs/benchmarks.md"));
     Files.writeString(out, report);
     System.out.println(report);

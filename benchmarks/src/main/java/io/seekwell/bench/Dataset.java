@@ -45,12 +45,22 @@ final class Dataset {
   final String table;
   final String raw;
   final List<String> smallTables;
+
+  /** The bytes W1's projection must fetch at least: its column chunks and the footer. */
+  final long projectionBytes;
+
   private final Map<String, Long> lengths;
 
-  private Dataset(String table, String raw, List<String> smallTables, Map<String, Long> lengths) {
+  private Dataset(
+      String table,
+      String raw,
+      List<String> smallTables,
+      long projectionBytes,
+      Map<String, Long> lengths) {
     this.table = table;
     this.raw = raw;
     this.smallTables = smallTables;
+    this.projectionBytes = projectionBytes;
     this.lengths = lengths;
   }
 
@@ -88,7 +98,12 @@ final class Dataset {
       upload(admin, key, file, lengths);
       smallTables.add(key);
     }
-    return new Dataset(table, raw, List.copyOf(smallTables), lengths);
+    return new Dataset(
+        table,
+        raw,
+        List.copyOf(smallTables),
+        ParquetProjection.bytesNeeded(tableFile, Workload.PROJECTION),
+        lengths);
   }
 
   private static void ensureBucket(S3Client admin) {

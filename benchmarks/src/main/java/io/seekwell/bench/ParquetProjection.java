@@ -1,13 +1,18 @@
 package io.seekwell.bench;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Types;
 
@@ -39,6 +44,26 @@ final class ParquetProjection {
   static long footerRows(InputFile file) throws IOException {
     try (ParquetFileReader reader = ParquetFileReader.open(file)) {
       return reader.getRecordCount();
+    }
+  }
+
+  /**
+   * The bytes a reader of {@code columns} of a local Parquet file must fetch at least: their column
+   * chunks, the footer and the 8-byte trailer.
+   */
+  static long bytesNeeded(Path file, List<String> columns) throws IOException {
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+      long bytes = 0;
+      long chunksEnd = 0;
+      for (BlockMetaData rowGroup : reader.getFooter().getBlocks()) {
+        for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
+          chunksEnd = Math.max(chunksEnd, chunk.getStartingPos() + chunk.getTotalSize());
+          if (columns.contains(chunk.getPath().toDotString())) {
+            bytes += chunk.getTotalSize();
+          }
+        }
+      }
+      return bytes + Files.size(file) - chunksEnd;
     }
   }
 

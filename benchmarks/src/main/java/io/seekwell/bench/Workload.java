@@ -123,7 +123,9 @@ enum Workload {
     }
   };
 
-  private static final List<String> PROJECTION = List.of("m3", "m8", "m15");
+  /** The columns W1 reads. */
+  static final List<String> PROJECTION = List.of("m3", "m8", "m15");
+
   private static final List<String> ALL =
       IntStream.range(1, SampleTable.COLUMNS).mapToObj(i -> "m" + i).toList();
 

@@ -1,0 +1,129 @@
+package io.seekwell.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The project's targets, checked against one run's medians and written as a Markdown list: each
+ * says the measured value and whether it was met. Targets that need a path or workload the run left
+ * out are said to be not measured.
+ */
+final class Targets {
+
+  private final Map<Workload, Map<String, List<Benchmark.Sample>>> results;
+  private final List<String> lines = new ArrayList<>();
+
+  private Targets(Map<Workload, Map<String, List<Benchmark.Sample>>> results) {
+    this.results = results;
+  }
+
+  static String markdown(
+      Map<Workload, Map<String, List<Benchmark.Sample>>> results, long projectionBytes) {
+    Targets targets = new Targets(results);
+    targets.w1Time();
+    targets.w1Bytes(projectionBytes);
+    targets.w5Throughput();
+    targets.everyWorkload();
+    return "## Targets\n\n" + String.join("\n", targets.lines) + "\n";
+  }
+
+  private void w1Time() {
+    Double aal = ratio(Workload.W1, "seekwell", "aal", Benchmark.Sample::seconds);
+    Double iceberg = ratio(Workload.W1, "seekwell", "iceberg-default", Benchmark.Sample::seconds);
+    line("W1 time ≤ 0.7 × AAL's", aal, aal != null && aal <= 0.7, "× AAL's");
+    line(
+        "W1 time ≤ 0.3 × Iceberg default's",
+        iceberg,
+        iceberg != null && iceberg <= 0.3,
+        "× Iceberg's");
+  }
+
+  private void w1Bytes(long projectionBytes) {
+    List<Benchmark.Sample> seekwell = samples(Workload.W1, "seekwell");
+    Double ratio =
+        seekwell == null
+            ? null
+            : Report.median(seekwell, Benchmark.Sample::bytes) / projectionBytes;
+    line(
+        String.format(
+            Locale.ROOT,
+            "W1 bytes fetched ≤ 1.25 × bytes needed (%.1f MB: the 3 columns' chunks and the footer)",
+            projectionBytes / 1e6),
+        ratio,
+        ratio != null && ratio <= 1.25,
+        "× needed");
+  }
+
+  private void w5Throughput() {
+    Double time = ratio(Workload.W5, "seekwell", "aal", Benchmark.Sample::seconds);
+    Double speedup = time == null ? null : 1 / time;
+    line(
+        "W5 sequential throughput ≥ 1.8 × AAL's",
+        speedup,
+        speedup != null && speedup >= 1.8,
+        "× AAL's");
+  }
+
+  private void everyWorkload() {
+    List<String> moreGets = new ArrayList<>();
+    List<String> slower = new ArrayList<>();
+    int compared = 0;
+    for (Workload workload : results.keySet()) {
+      Double gets = ratio(workload, "seekwell", "aal", Benchmark.Sample::gets);
+      Double time = ratio(workload, "seekwell", "aal", Benchmark.Sample::seconds);
+      if (gets == null || time == null) {
+        continue;
+      }
+      compared++;
+      if (gets > 1) {
+        moreGets.add(String.format(Locale.ROOT, "%s (%.2f×)", workload, gets));
+      }
+      if (time > 1) {
+        slower.add(String.format(Locale.ROOT, "%s (%.2f×)", workload, time));
+      }
+    }
+    if (compared == 0) {
+      lines.add("- Every workload: not measured (needs the seekwell and aal paths)");
+      return;
+    }
+    lines.add(
+        "- Every workload, GETs ≤ AAL's: "
+            + (moreGets.isEmpty() ? "**met**" : "**missed** in " + String.join(", ", moreGets)));
+    lines.add(
+        "- Every workload, time ≤ AAL's: "
+            + (slower.isEmpty() ? "**met**" : "**missed** in " + String.join(", ", slower)));
+  }
+
+  private void line(String target, Double value, boolean met, String unit) {
+    if (value == null) {
+      lines.add("- " + target + ": not measured");
+      return;
+    }
+    lines.add(
+        String.format(
+            Locale.ROOT, "- %s: %.2f %s — **%s**", target, value, unit, met ? "met" : "missed"));
+  }
+
+  /** Median of {@code path} over median of {@code reference}, or null if either was not run. */
+  private Double ratio(
+      Workload workload,
+      String path,
+      String reference,
+      ToDoubleFunction<Benchmark.Sample> measure) {
+    List<Benchmark.Sample> measured = samples(workload, path);
+    List<Benchmark.Sample> base = samples(workload, reference);
+    if (measured == null || base == null) {
+      return null;
+    }
+    double denominator = Report.median(base, measure);
+    return denominator == 0 ? null : Report.median(measured, measure) / denominator;
+  }
+
+  private List<Benchmark.Sample> samples(Workload workload, String path) {
+    Map<String, List<Benchmark.Sample>> byPath = results.get(workload);
+    return byPath == null ? null : byPath.get(path);
+  }
+}
