@@ -5,6 +5,7 @@ import io.seekwell.client.SdkClients;
 import java.net.URI;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3BaseClientBuilder;
@@ -26,10 +27,17 @@ final class Clients {
         .build();
   }
 
-  /** A sync client; {@code counter} may be null for set-up work that is not measured. */
+  /**
+   * A sync client on the SDK's Apache 4 HTTP client, the one Iceberg's {@code S3FileIO} and S3A use
+   * by default (it aborts a body closed early instead of draining it); {@code counter} may be null
+   * for set-up work that is not measured.
+   */
+  @SuppressWarnings("deprecation") // ApacheHttpClient: still the default of Iceberg and S3A
   static S3Client sync(
       URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter) {
-    return configure(S3Client.builder(), endpoint, credentials, counter).build();
+    return configure(S3Client.builder(), endpoint, credentials, counter)
+        .httpClientBuilder(ApacheHttpClient.builder())
+        .build();
   }
 
   private static <B extends S3BaseClientBuilder<B, C>, C> B configure(

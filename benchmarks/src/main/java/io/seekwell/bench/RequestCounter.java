@@ -12,6 +12,8 @@ import org.reactivestreams.Subscription;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.Abortable;
+import software.amazon.awssdk.http.AbortableInputStream;
 
 /**
  * Counts, outside the code under test and the same way for every read path, the GETs and HEADs an
@@ -34,10 +36,20 @@ final class RequestCounter implements ExecutionInterceptor {
     }
   }
 
+  /**
+   * Counts a sync body. The counting stream stays {@link Abortable} when the body is, so that a
+   * stream closed early (Iceberg's, S3A's) still aborts the connection instead of draining it.
+   */
   @Override
   public Optional<InputStream> modifyHttpResponseContent(
       Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
-    return context.responseBody().map(CountingStream::new);
+    return context
+        .responseBody()
+        .map(
+            body ->
+                body instanceof Abortable abortable
+                    ? AbortableInputStream.create(new CountingStream(body), abortable)
+                    : new CountingStream(body));
   }
 
   @Override
