@@ -21,6 +21,7 @@ public final class OpenStreamInformation {
   private final InputPolicy inputPolicy;
   private final Optional<CustomerKey> customerKey;
   private final Optional<String> auditInfo;
+  private final Optional<Object> callerContext;
   private final RequestCallback requestCallback;
 
   private OpenStreamInformation(Builder builder) {
@@ -34,6 +35,7 @@ public final class OpenStreamInformation {
     this.inputPolicy = builder.inputPolicy;
     this.customerKey = Optional.ofNullable(builder.customerKey);
     this.auditInfo = Optional.ofNullable(builder.auditInfo);
+    this.callerContext = Optional.ofNullable(builder.callerContext);
     this.requestCallback = builder.requestCallback;
   }
 
@@ -89,6 +91,9 @@ public final class OpenStreamInformation {
     if (auditInfo.isPresent()) {
       options = options.withAuditInfo(auditInfo.get());
     }
+    if (callerContext.isPresent()) {
+      options = options.withCallerContext(callerContext.get());
+    }
     return options;
   }
 
@@ -99,6 +104,7 @@ public final class OpenStreamInformation {
     private InputPolicy inputPolicy = InputPolicy.DEFAULT;
     private CustomerKey customerKey;
     private String auditInfo;
+    private Object callerContext;
     private RequestCallback requestCallback = NO_CALLBACK;
 
     private Builder() {}
@@ -141,6 +147,16 @@ public final class OpenStreamInformation {
     /** A string sent with every request to identify the caller's job or query. */
     public Builder auditInfo(String audit) {
       this.auditInfo = Objects.requireNonNull(audit, "audit");
+      return this;
+    }
+
+    /**
+     * An object the factory's {@code ObjectClient} may use to send the stream's requests (a
+     * connector's per-stream request factory). GETs one stream starts and others share carry the
+     * context of the stream that started them.
+     */
+    public Builder callerContext(Object context) {
+      this.callerContext = Objects.requireNonNull(context, "context");
       return this;
     }
 

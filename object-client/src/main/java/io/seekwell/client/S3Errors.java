@@ -17,9 +17,12 @@ import software.amazon.awssdk.core.exception.SdkServiceException;
 /**
  * Turns whatever the AWS SDK throws into the typed {@link IOException}s of the {@link
  * io.seekwell.common.object.ObjectClient} contract, once, at the boundary. Messages name the
- * operation, the object and the range. Thread-safe.
+ * operation, the object and the range. Public for object clients built on other S3 clients (such as
+ * a connector's). Thread-safe.
  */
-final class S3Errors {
+public final class S3Errors {
+
+  private S3Errors() {}
 
   /**
    * The typed exception for {@code failure}.
@@ -27,7 +30,7 @@ final class S3Errors {
    * @param failure what the SDK threw or completed a future with
    * @param what the operation and target, such as {@code GET s3://bucket/key [0-99]}
    */
-  static IOException translate(Throwable failure, String what) {
+  public static IOException translate(Throwable failure, String what) {
     Throwable cause = unwrap(failure);
     if (cause instanceof SdkServiceException serviceError) {
       return fromService(serviceError, what);

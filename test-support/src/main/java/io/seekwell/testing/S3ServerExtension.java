@@ -175,7 +175,7 @@ public final class S3ServerExtension
         new S3Endpoint(URI.create(endpoint), accessKey, secretKey, Optional.empty()));
   }
 
-  private static boolean dockerAvailable() {
+  static boolean dockerAvailable() {
     try {
       return DockerClientFactory.instance().isDockerAvailable();
     } catch (RuntimeException e) {

@@ -4,27 +4,32 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What every request for an object carries besides its location: the SSE-C key, a user-agent suffix
- * and an audit string (sent as the {@code Referer} header, so it shows in S3 server access logs).
- * Immutable and thread-safe.
+ * What every request for an object carries besides its location: the SSE-C key, a user-agent
+ * suffix, an audit string (sent as the {@code Referer} header, so it shows in S3 server access
+ * logs) and an opaque caller context. Immutable and thread-safe.
  *
  * @param customerKey the SSE-C key, if the object is encrypted with one
  * @param userAgentSuffix appended to the user agent, e.g. {@code trino/470}
  * @param auditInfo a free-form string that identifies the caller's job or query
+ * @param callerContext an object an {@link ObjectClient} may use to send the request on the
+ *     caller's behalf (a connector's per-stream request factory); Seekwell passes it along and
+ *     never looks into it
  */
 public record RequestOptions(
     Optional<CustomerKey> customerKey,
     Optional<String> userAgentSuffix,
-    Optional<String> auditInfo) {
+    Optional<String> auditInfo,
+    Optional<Object> callerContext) {
 
   private static final RequestOptions NONE =
-      new RequestOptions(Optional.empty(), Optional.empty(), Optional.empty());
+      new RequestOptions(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
 
   /** Creates options; every argument must be non-null (use empty optionals). */
   public RequestOptions {
     Objects.requireNonNull(customerKey, "customerKey");
     Objects.requireNonNull(userAgentSuffix, "userAgentSuffix");
     Objects.requireNonNull(auditInfo, "auditInfo");
+    Objects.requireNonNull(callerContext, "callerContext");
   }
 
   /** No SSE-C key, no user-agent suffix, no audit string. */
@@ -34,16 +39,21 @@ public record RequestOptions(
 
   /** These options with {@code key} as the SSE-C key. */
   public RequestOptions withCustomerKey(CustomerKey key) {
-    return new RequestOptions(Optional.of(key), userAgentSuffix, auditInfo);
+    return new RequestOptions(Optional.of(key), userAgentSuffix, auditInfo, callerContext);
   }
 
   /** These options with {@code suffix} appended to the user agent. */
   public RequestOptions withUserAgentSuffix(String suffix) {
-    return new RequestOptions(customerKey, Optional.of(suffix), auditInfo);
+    return new RequestOptions(customerKey, Optional.of(suffix), auditInfo, callerContext);
   }
 
   /** These options with {@code audit} sent as the request's audit string. */
   public RequestOptions withAuditInfo(String audit) {
-    return new RequestOptions(customerKey, userAgentSuffix, Optional.of(audit));
+    return new RequestOptions(customerKey, userAgentSuffix, Optional.of(audit), callerContext);
+  }
+
+  /** These options with {@code context} passed along to the object client. */
+  public RequestOptions withCallerContext(Object context) {
+    return new RequestOptions(customerKey, userAgentSuffix, auditInfo, Optional.of(context));
   }
 }

@@ -1,0 +1,227 @@
+package io.seekwell.hadoop;
+
+import io.seekwell.ObjectRange;
+import io.seekwell.S3SeekableInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
+import org.apache.hadoop.fs.CanUnbuffer;
+import org.apache.hadoop.fs.FSExceptionMessages;
+import org.apache.hadoop.fs.FileRange;
+import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.fs.VectoredReadUtils;
+import org.apache.hadoop.fs.s3a.impl.streams.InputStreamType;
+import org.apache.hadoop.fs.s3a.impl.streams.ObjectInputStream;
+import org.apache.hadoop.fs.s3a.impl.streams.ObjectReadParameters;
+import org.apache.hadoop.fs.s3a.statistics.S3AInputStreamStatistics;
+
+/**
+ * An S3A input stream that reads through Seekwell: seek, read, positioned reads and both vectored
+ * read overloads go to a Seekwell stream over the factory's shared cache. Like every {@code
+ * FSInputStream}, one thread reads it at a time; positioned and vectored reads do not move the
+ * position.
+ */
+final class SeekwellS3aInputStream extends ObjectInputStream implements CanUnbuffer {
+
+  private final S3SeekableInputStream stream;
+  private final S3AInputStreamStatistics statistics;
+  private volatile boolean closed;
+
+  SeekwellS3aInputStream(ObjectReadParameters parameters, S3SeekableInputStream stream) {
+    super(InputStreamType.Custom, parameters);
+    this.stream = stream;
+    this.statistics = parameters.getStreamStatistics();
+  }
+
+  @Override
+  public synchronized int read() throws IOException {
+    checkOpen();
+    long position = stream.getPos();
+    statistics.readOperationStarted(position, 1);
+    int b = stream.read();
+    statistics.readOperationCompleted(1, b < 0 ? -1 : 1);
+    if (b >= 0) {
+      statistics.bytesRead(1);
+    }
+    return b;
+  }
+
+  @Override
+  public synchronized int read(byte[] buffer, int offset, int length) throws IOException {
+    checkOpen();
+    statistics.readOperationStarted(stream.getPos(), length);
+    int n = stream.read(buffer, offset, length);
+    statistics.readOperationCompleted(length, n);
+    if (n > 0) {
+      statistics.bytesRead(n);
+    }
+    return n;
+  }
+
+  @Override
+  public synchronized void seek(long position) throws IOException {
+    checkOpen();
+    if (position < 0) {
+      throw new EOFException(FSExceptionMessages.NEGATIVE_SEEK + " " + position);
+    }
+    if (position > getContentLength()) {
+      throw new EOFException(FSExceptionMessages.CANNOT_SEEK_PAST_EOF + " " + position);
+    }
+    long current = stream.getPos();
+    if (position > current) {
+      statistics.seekForwards(position - current, 0);
+    } else if (position < current) {
+      statistics.seekBackwards(position - current);
+    }
+    stream.seek(position);
+  }
+
+  @Override
+  public synchronized long getPos() throws IOException {
+    checkOpen();
+    return stream.getPos();
+  }
+
+  @Override
+  public boolean seekToNewSource(long targetPosition) {
+    return false;
+  }
+
+  @Override
+  public synchronized int available() throws IOException {
+    checkOpen();
+    return stream.available();
+  }
+
+  @Override
+  public synchronized long skip(long n) throws IOException {
+    checkOpen();
+    return stream.skip(n);
+  }
+
+  /** Reads at {@code position} without moving the stream; fewer bytes only at the end. */
+  @Override
+  public int read(long position, byte[] buffer, int offset, int length) throws IOException {
+    checkOpen();
+    validatePositionedReadArgs(position, buffer, offset, length);
+    if (length == 0) {
+      return 0;
+    }
+    if (position >= getContentLength()) {
+      return -1;
+    }
+    int n = (int) Math.min(length, getContentLength() - position);
+    readFully(position, buffer, offset, n);
+    return n;
+  }
+
+  @Override
+  public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
+    checkOpen();
+    validatePositionedReadArgs(position, buffer, offset, length);
+    if (length == 0) {
+      return;
+    }
+    statistics.readFullyOperationStarted(position, length);
+    stream.readFully(position, buffer, offset, length);
+    statistics.bytesRead(length);
+  }
+
+  @Override
+  public void readVectored(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate)
+      throws IOException {
+    readVectored(ranges, allocate, buffer -> {});
+  }
+
+  /**
+   * Reads every range with Seekwell's coalesced vectored read: all GETs are sent at once and each
+   * range's future completes as its bytes arrive; {@code release} gets back buffers of failed
+   * ranges.
+   *
+   * @throws EOFException if a range reaches past the end of the file
+   * @throws IllegalArgumentException if ranges overlap or are invalid
+   */
+  @Override
+  public void readVectored(
+      List<? extends FileRange> ranges,
+      IntFunction<ByteBuffer> allocate,
+      Consumer<ByteBuffer> release)
+      throws IOException {
+    checkOpen();
+    List<? extends FileRange> sorted =
+        VectoredReadUtils.validateAndSortRanges(ranges, Optional.of(getContentLength()));
+    List<ObjectRange> seekwellRanges = new ArrayList<>(sorted.size());
+    for (FileRange range : sorted) {
+      CompletableFuture<ByteBuffer> data = new CompletableFuture<>();
+      range.setData(data);
+      seekwellRanges.add(new ObjectRange(data, range.getOffset(), range.getLength()));
+    }
+    statistics.readVectoredOperationStarted(ranges.size(), ranges.size());
+    stream.readVectored(seekwellRanges, allocate, release);
+  }
+
+  @Override
+  public int minSeekForVectorReads() {
+    return getVectoredIOContext().getMinSeekForVectorReads();
+  }
+
+  @Override
+  public int maxReadSizeForVectorReads() {
+    return getVectoredIOContext().getMaxReadSizeForVectorReads();
+  }
+
+  /** Nothing to release: the bytes live in the factory's shared, memory-bounded cache. */
+  @Override
+  public void unbuffer() {
+    statistics.unbuffered();
+  }
+
+  @Override
+  public boolean hasCapability(String capability) {
+    switch (capability.toLowerCase(Locale.ROOT)) {
+      case StreamCapabilities.READAHEAD:
+      case StreamCapabilities.UNBUFFER:
+      case StreamCapabilities.VECTOREDIO:
+        return true;
+      default:
+        return super.hasCapability(capability);
+    }
+  }
+
+  @Override
+  protected boolean isStreamOpen() {
+    return !closed;
+  }
+
+  @Override
+  protected void abortInFinalizer() {
+    closeStream();
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closeStream();
+    super.close();
+  }
+
+  private void closeStream() {
+    closed = true;
+    stream.close();
+  }
+
+  private void checkOpen() throws IOException {
+    if (closed) {
+      throw new IOException(FSExceptionMessages.STREAM_IS_CLOSED + ": " + getUri());
+    }
+  }
+}

@@ -1,0 +1,98 @@
+package io.seekwell.iceberg;
+
+import io.seekwell.S3SeekableInputStreamFactory;
+import io.seekwell.S3URI;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.SeekableInputStream;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * An Iceberg {@link InputFile} read through Seekwell. With the length known (from a manifest)
+ * streams open with no HEAD; otherwise the length comes from one cached HEAD. Thread-safe.
+ */
+final class SeekwellInputFile implements InputFile {
+
+  private final String location;
+  private final S3URI uri;
+  private final SeekwellReads reads;
+  private final S3Client s3;
+  private volatile long length;
+
+  SeekwellInputFile(String location, long length, SeekwellReads reads, S3Client s3) {
+    this.location = location;
+    this.uri = S3URI.parse(location);
+    this.length = length;
+    this.reads = reads;
+    this.s3 = s3;
+  }
+
+  /**
+   * The file's length.
+   *
+   * @throws NotFoundException if the object does not exist
+   */
+  @Override
+  public long getLength() {
+    if (length < 0) {
+      try {
+        length = factory().metadata(uri).length();
+      } catch (FileNotFoundException e) {
+        throw notFound(e);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot get the length of " + location, e);
+      }
+    }
+    return length;
+  }
+
+  /**
+   * A new stream over the file; the caller closes it.
+   *
+   * @throws NotFoundException if the object does not exist (when the length was not known, at once;
+   *     else at the first read)
+   */
+  @Override
+  public SeekableInputStream newStream() {
+    try {
+      return new SeekwellInputStream(
+          factory().createStream(uri, reads.openInformation(length)), location, reads.metrics());
+    } catch (FileNotFoundException e) {
+      throw notFound(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot open " + location, e);
+    }
+  }
+
+  @Override
+  public String location() {
+    return location;
+  }
+
+  /** Whether the object exists, asked with a HEAD (cached) unless the length is known. */
+  @Override
+  public boolean exists() {
+    try {
+      getLength();
+      return true;
+    } catch (NotFoundException e) {
+      return false;
+    }
+  }
+
+  private S3SeekableInputStreamFactory factory() {
+    return reads.factory(s3);
+  }
+
+  private NotFoundException notFound(FileNotFoundException e) {
+    return new NotFoundException(e, "Location does not exist: %s", location);
+  }
+
+  @Override
+  public String toString() {
+    return location;
+  }
+}

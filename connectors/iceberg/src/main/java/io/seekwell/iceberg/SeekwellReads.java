@@ -1,0 +1,73 @@
+package io.seekwell.iceberg;
+
+import io.seekwell.OpenStreamInformation;
+import io.seekwell.S3SeekableInputStreamConfiguration;
+import io.seekwell.S3SeekableInputStreamFactory;
+import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.object.CustomerKey;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.iceberg.aws.s3.S3FileIOProperties;
+import org.apache.iceberg.metrics.MetricsContext;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * What a {@link SeekwellS3FileIO} reads with: its Seekwell settings, SSE-C key and Iceberg metrics
+ * context, and one Seekwell factory per S3 client. Thread-safe; closing it closes the factories
+ * (not the clients, which are Iceberg's).
+ */
+final class SeekwellReads implements AutoCloseable {
+
+  /** The prefix of Seekwell's settings among the catalog properties. */
+  static final String PREFIX = "seekwell.";
+
+  private final S3SeekableInputStreamConfiguration configuration;
+  private final CustomerKey customerKey;
+  private final MetricsContext metrics;
+  private final Map<S3Client, S3SeekableInputStreamFactory> factories = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  SeekwellReads(Map<String, String> properties) {
+    this.configuration =
+        S3SeekableInputStreamConfiguration.fromConfiguration(
+            ConnectorConfiguration.of(properties, PREFIX));
+    S3FileIOProperties s3Properties = new S3FileIOProperties(properties);
+    this.customerKey =
+        S3FileIOProperties.SSE_TYPE_CUSTOM.equals(s3Properties.sseType())
+            ? CustomerKey.fromBase64(s3Properties.sseKey())
+            : null;
+    this.metrics = IcebergMetrics.context(properties);
+  }
+
+  /** The factory reading with {@code s3}, made on first use. */
+  S3SeekableInputStreamFactory factory(S3Client s3) {
+    if (closed) {
+      throw new IllegalStateException("The FileIO is closed");
+    }
+    return factories.computeIfAbsent(
+        s3, client -> new S3SeekableInputStreamFactory(client, configuration));
+  }
+
+  /** How to open a stream of a file: its length if known, and the SSE-C key if any. */
+  OpenStreamInformation openInformation(long knownLength) {
+    OpenStreamInformation.Builder builder = OpenStreamInformation.builder();
+    if (knownLength >= 0) {
+      builder.objectLength(knownLength);
+    }
+    if (customerKey != null) {
+      builder.customerKey(customerKey);
+    }
+    return builder.build();
+  }
+
+  MetricsContext metrics() {
+    return metrics;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    factories.values().forEach(S3SeekableInputStreamFactory::close);
+    factories.clear();
+  }
+}

@@ -1,0 +1,91 @@
+package io.seekwell.iceberg;
+
+import java.util.Map;
+import org.apache.iceberg.aws.s3.S3FileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.util.SerializableSupplier;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Iceberg's {@link S3FileIO} whose input files read through Seekwell: enable it with the catalog
+ * property {@code io-impl=io.seekwell.iceberg.SeekwellS3FileIO}. Writes, deletes, listing, clients
+ * and credentials stay Iceberg's; reads use the S3 client Iceberg built for the file's location,
+ * with Seekwell's caching, read-ahead, Parquet footer prefetch and coalesced vectored reads.
+ *
+ * <p>Seekwell settings come from the catalog properties under {@code seekwell.} (for example {@code
+ * seekwell.physicalio.max.memory.limit=512MB}); SSE-C comes from Iceberg's own {@code
+ * s3.sse.type=custom} and {@code s3.sse.key}. One Seekwell factory (and cache) serves every stream
+ * read with the same S3 client; closing the FileIO closes them. Thread-safe, like {@link S3FileIO}.
+ */
+public class SeekwellS3FileIO extends S3FileIO {
+
+  private static final long serialVersionUID = 1L;
+
+  private transient volatile SeekwellReads reads;
+
+  /** For {@code io-impl}: configured by {@link #initialize(Map)}. */
+  public SeekwellS3FileIO() {}
+
+  /** Over the S3 client {@code s3} supplies; {@link #initialize(Map)} still applies properties. */
+  public SeekwellS3FileIO(SerializableSupplier<S3Client> s3) {
+    super(s3);
+  }
+
+  /** Over the clients {@code s3} and {@code s3Async} supply. */
+  public SeekwellS3FileIO(
+      SerializableSupplier<S3Client> s3, SerializableSupplier<S3AsyncClient> s3Async) {
+    super(s3, s3Async);
+  }
+
+  /**
+   * Applies Iceberg's properties, then checks the {@code seekwell.} ones.
+   *
+   * @throws IllegalArgumentException naming the key, for a Seekwell setting that cannot be used
+   */
+  @Override
+  public void initialize(Map<String, String> properties) {
+    super.initialize(properties);
+    closeReads();
+    reads = new SeekwellReads(properties);
+  }
+
+  @Override
+  public InputFile newInputFile(String path) {
+    return new SeekwellInputFile(path, -1, reads(), client(path));
+  }
+
+  /** A file whose length Iceberg knows (from a manifest): its streams send no HEAD. */
+  @Override
+  public InputFile newInputFile(String path, long length) {
+    return new SeekwellInputFile(path, length, reads(), client(path));
+  }
+
+  /** Closes the Seekwell factories (dropping their caches), then Iceberg's clients. */
+  @Override
+  public void close() {
+    closeReads();
+    super.close();
+  }
+
+  private SeekwellReads reads() {
+    SeekwellReads current = reads;
+    if (current == null) {
+      synchronized (this) {
+        // After deserialization (on a Spark executor), settings come from the properties.
+        if (reads == null) {
+          reads = new SeekwellReads(properties());
+        }
+        current = reads;
+      }
+    }
+    return current;
+  }
+
+  private synchronized void closeReads() {
+    if (reads != null) {
+      reads.close();
+      reads = null;
+    }
+  }
+}
