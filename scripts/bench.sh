@@ -14,5 +14,10 @@ if [ "$QUICK" = true ]; then
   run_benchmarks_class io.seekwell.bench.Benchmark "${S3_ARGS[@]}" \
     --scale quick --iterations 1 --warmup 0 --report benchmarks/target/benchmarks-quick.md "${PASS_ARGS[@]}"
 else
-  run_benchmarks_class io.seekwell.bench.Benchmark "${S3_ARGS[@]}" --scale full --iterations 5 "${PASS_ARGS[@]}"
+  # W7 cannot run on the streams that abort GETs reaching to the end of 1 GiB objects: Toxiproxy
+  # keeps reading every aborted response into memory and is killed by the kernel.
+  run_benchmarks_class io.seekwell.bench.Benchmark "${S3_ARGS[@]}" --scale full --iterations 5 \
+    --skip W7:iceberg-default,W7:s3a-classic \
+    --skip-reason "With 16 concurrent streams, Iceberg's and S3A's streams abort many GETs that reach to the end of the 1 GiB objects; Toxiproxy keeps reading each aborted response from MinIO into memory and was killed by the kernel's OOM killer at 22 GB resident on this 24 GiB machine, so these two are not measured under the emulated network" \
+    "${PASS_ARGS[@]}"
 fi

@@ -69,17 +69,25 @@ public final class Benchmark {
           Dataset.prepare(admin, Path.of(options.getOrDefault("data", ".tools/bench-data")), scale);
     }
 
+    List<String> skipped =
+        Arrays.stream(options.getOrDefault("skip", "").split(","))
+            .map(String::trim)
+            .filter(entry -> !entry.isEmpty())
+            .toList();
+    Path out = Path.of(options.getOrDefault("report", "docs/benchmarks.md"));
     Map<Workload, Map<String, List<Sample>>> results = new LinkedHashMap<>();
     for (Workload workload : workloads) {
       Map<String, List<Sample>> byPath = new LinkedHashMap<>();
+      List<String> runPaths =
+          paths.stream().filter(path -> !skipped.contains(workload + ":" + path.trim())).toList();
       for (int warmup = 1; warmup <= warmups; warmup++) {
-        for (String path : paths) {
+        for (String path : runPaths) {
           System.out.printf(Locale.ROOT, "... %s %s, warm-up %d%n", workload, path, warmup);
           measure(workload, path, data, readEndpoint, credentials, seekwell);
         }
       }
       for (int iteration = 1; iteration <= iterations; iteration++) {
-        for (String path : paths) {
+        for (String path : runPaths) {
           System.out.printf(
               Locale.ROOT,
               "... %s %s, iteration %d of %d%n",
@@ -93,12 +101,10 @@ public final class Benchmark {
       }
       checkSameValues(workload, byPath);
       results.put(workload, byPath);
+      // Written after every workload, so that a run cut short keeps what it measured.
+      Files.writeString(out, report(results, options, scale, iterations, data, skipped));
     }
-    String report =
-        Report.markdown(results, options, scale, iterations)
-            + "\n"
-            + Targets.markdown(results, data.projectionBytes);
-    Path out = Path.of(options.getOrDefault("report", "docs/benchmarks.md"));
+    String report = report(results, options, scale, iterations, data, skipped);
     Files.writeString(out, report);
     System.out.println(report);
     System.out.println("Report written to " + out);
@@ -108,6 +114,26 @@ public final class Benchmark {
       Chart.write(results, chart);
       System.out.println("Chart written to " + chart);
     }
+  }
+
+  private static String report(
+      Map<Workload, Map<String, List<Sample>>> results,
+      Map<String, String> options,
+      Dataset.Scale scale,
+      int iterations,
+      Dataset data,
+      List<String> skipped) {
+    String notMeasured =
+        skipped.isEmpty()
+            ? ""
+            : "\nNot measured (`--skip`): "
+                + String.join(", ", skipped)
+                + (options.containsKey("skip-reason") ? ". " + options.get("skip-reason") : "")
+                + "\n";
+    return Report.markdown(results, options, scale, iterations)
+        + notMeasured
+        + "\n"
+        + Targets.markdown(results, data.projectionBytes);
   }
 
   private static Sample measure(
