@@ -21,14 +21,14 @@ enum Workload {
   W1("Parquet projection: 3 of 20 columns of the wide table") {
     @Override
     long run(ReadPath path, Dataset data) throws IOException {
-      return ParquetProjection.read(
+      return ParquetProjection.scan(
           path.parquetFile(data.table, data.length(data.table)), PROJECTION);
     }
   },
   W2("Parquet full scan of the wide table") {
     @Override
     long run(ReadPath path, Dataset data) throws IOException {
-      return ParquetProjection.read(path.parquetFile(data.table, data.length(data.table)), ALL);
+      return ParquetProjection.scan(path.parquetFile(data.table, data.length(data.table)), ALL);
     }
   },
   W3("small Parquet files read whole") {
@@ -37,7 +37,7 @@ enum Workload {
       long checksum = 0;
       for (String key : data.smallTables) {
         checksum =
-            checksum * 31 + ParquetProjection.read(path.parquetFile(key, data.length(key)), ALL);
+            checksum * 31 + ParquetProjection.scan(path.parquetFile(key, data.length(key)), ALL);
       }
       return checksum;
     }
