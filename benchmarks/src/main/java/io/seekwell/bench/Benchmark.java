@@ -70,50 +70,71 @@ public final class Benchmark {
     }
 
     List<String> skipped =
-        Arrays.stream(options.getOrDefault("skip", "").split(","))
-            .map(String::trim)
-            .filter(entry -> !entry.isEmpty())
-            .toList();
+        new ArrayList<>(
+            Arrays.stream(options.getOrDefault("skip", "").split(","))
+                .map(String::trim)
+                .filter(entry -> !entry.isEmpty())
+                .toList());
     Path out = Path.of(options.getOrDefault("report", "docs/benchmarks.md"));
     Map<Workload, Map<String, List<Sample>>> results = new LinkedHashMap<>();
     for (Workload workload : workloads) {
       Map<String, List<Sample>> byPath = new LinkedHashMap<>();
       List<String> runPaths =
-          paths.stream().filter(path -> !skipped.contains(workload + ":" + path.trim())).toList();
-      for (int warmup = 1; warmup <= warmups; warmup++) {
-        for (String path : runPaths) {
-          System.out.printf(Locale.ROOT, "... %s %s, warm-up %d%n", workload, path, warmup);
-          measure(workload, path, data, readEndpoint, credentials, seekwell);
-        }
-      }
-      for (int iteration = 1; iteration <= iterations; iteration++) {
-        for (String path : runPaths) {
+          new ArrayList<>(
+              paths.stream()
+                  .filter(path -> !skipped.contains(workload + ":" + path.trim()))
+                  .toList());
+      for (int run = 1 - warmups; run <= iterations; run++) {
+        for (String path : List.copyOf(runPaths)) {
           System.out.printf(
               Locale.ROOT,
-              "... %s %s, iteration %d of %d%n",
+              run <= 0 ? "... %s %s, warm-up%n" : "... %s %s, iteration %d of %d%n",
               workload,
               path,
-              iteration,
+              run,
               iterations);
-          Sample sample = measure(workload, path, data, readEndpoint, credentials, seekwell);
-          byPath.computeIfAbsent(path, p -> new ArrayList<>()).add(sample);
+          try {
+            Sample sample = measure(workload, path, data, readEndpoint, credentials, seekwell);
+            if (run > 0) {
+              byPath.computeIfAbsent(path, p -> new ArrayList<>()).add(sample);
+            }
+          } catch (IOException | RuntimeException e) {
+            // A path that fails is reported as failed, not measured further; the run goes on.
+            System.out.println("... " + workload + " " + path + " failed: " + e);
+            skipped.add(workload + ":" + path + " (failed: " + rootMessage(e) + ")");
+            runPaths.remove(path);
+            byPath.remove(path);
+          }
         }
       }
       checkSameValues(workload, byPath);
       results.put(workload, byPath);
       // Written after every workload, so that a run cut short keeps what it measured.
       Files.writeString(out, report(results, options, scale, iterations, data, skipped));
+      if (paths.contains("aal")) {
+        Chart.write(results, chartPath(out));
+      }
     }
     String report = report(results, options, scale, iterations, data, skipped);
     Files.writeString(out, report);
     System.out.println(report);
     System.out.println("Report written to " + out);
     if (paths.contains("aal")) {
-      Path chart =
-          out.resolveSibling(out.getFileName().toString().replaceFirst("\\.md$", "") + ".png");
-      Chart.write(results, chart);
-      System.out.println("Chart written to " + chart);
+      System.out.println("Chart written to " + chartPath(out));
     }
+  }
+
+  private static Path chartPath(Path report) {
+    return report.resolveSibling(
+        report.getFileName().toString().replaceFirst("\\.md$", "") + ".png");
+  }
+
+  private static String rootMessage(Throwable error) {
+    Throwable cause = error;
+    while (cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause.getClass().getSimpleName() + ": " + cause.getMessage();
   }
 
   private static String report(
@@ -126,7 +147,7 @@ public final class Benchmark {
     String notMeasured =
         skipped.isEmpty()
             ? ""
-            : "\nNot measured (`--skip`): "
+            : "\nNot measured (skipped with `--skip`, or failed): "
                 + String.join(", ", skipped)
                 + (options.containsKey("skip-reason") ? ". " + options.get("skip-reason") : "")
                 + "\n";

@@ -136,11 +136,16 @@ class SeekwellS3FileIOMinioTest {
     GetCounter seekwellGets = new GetCounter();
     List<String> seekwellAll;
     List<String> seekwellProjected;
+    long bytesBefore = s3Statistics().getBytesRead();
+    int operationsBefore = s3Statistics().getReadOps();
     try (SeekwellS3FileIO io = new SeekwellS3FileIO(() -> countingClient(bucket, seekwellGets))) {
       io.initialize(properties);
       seekwellAll = rows(io, null, null);
       seekwellProjected = rows(io, projection, filter);
     }
+    // Iceberg's read.bytes and read.operations, reported to Hadoop's statistics of scheme s3.
+    assertTrue(s3Statistics().getBytesRead() - bytesBefore > FILES * ROWS_PER_FILE * 8L);
+    assertTrue(s3Statistics().getReadOps() > operationsBefore);
 
     assertEquals(FILES * ROWS_PER_FILE, icebergAll.size());
     assertEquals(icebergAll, seekwellAll);
@@ -203,6 +208,11 @@ class SeekwellS3FileIOMinioTest {
     }
     rows.sort(null);
     return rows;
+  }
+
+  @SuppressWarnings("deprecation") // the statistics Iceberg's Hadoop metrics context reports to
+  private static org.apache.hadoop.fs.FileSystem.Statistics s3Statistics() {
+    return org.apache.hadoop.fs.FileSystem.getStatistics("s3", null);
   }
 
   private static S3Client countingClient(S3TestBucket bucket, GetCounter counter) {
