@@ -76,7 +76,7 @@ final class Chart {
       for (Map.Entry<Workload, Map<String, List<Benchmark.Sample>>> entry : results.entrySet()) {
         List<Benchmark.Sample> samples = entry.getValue().get(path);
         List<Benchmark.Sample> aal = entry.getValue().get("aal");
-        if (samples != null && aal != null) {
+        if (samples != null && aal != null && !aal.isEmpty()) {
           double reference = Report.median(aal, measure);
           workloads.add(entry.getKey().name());
           // A log axis cannot show 0: a path with no GETs is drawn at the axis floor.
