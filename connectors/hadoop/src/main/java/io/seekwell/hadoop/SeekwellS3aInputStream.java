@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -15,7 +14,6 @@ import java.util.function.IntFunction;
 import org.apache.hadoop.fs.CanUnbuffer;
 import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FileRange;
-import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.VectoredReadUtils;
 import org.apache.hadoop.fs.s3a.impl.streams.InputStreamType;
 import org.apache.hadoop.fs.s3a.impl.streams.ObjectInputStream;
@@ -185,14 +183,7 @@ final class SeekwellS3aInputStream extends ObjectInputStream implements CanUnbuf
 
   @Override
   public boolean hasCapability(String capability) {
-    switch (capability.toLowerCase(Locale.ROOT)) {
-      case StreamCapabilities.READAHEAD:
-      case StreamCapabilities.UNBUFFER:
-      case StreamCapabilities.VECTOREDIO:
-        return true;
-      default:
-        return super.hasCapability(capability);
-    }
+    return SeekwellStreamFactory.isStreamCapability(capability) || super.hasCapability(capability);
   }
 
   @Override

@@ -111,14 +111,18 @@ public class SeekwellStreamFactory extends AbstractObjectInputStreamFactory {
 
   @Override
   public boolean hasCapability(String capability) {
-    switch (capability.toLowerCase(Locale.ROOT)) {
-      case StreamCapabilities.READAHEAD:
-      case StreamCapabilities.UNBUFFER:
-      case StreamCapabilities.VECTOREDIO:
-        return true;
-      default:
-        return super.hasCapability(capability);
-    }
+    return isStreamCapability(capability) || super.hasCapability(capability);
+  }
+
+  /** What Seekwell's streams add to S3A's: read-ahead, unbuffer and vectored reads. */
+  static boolean isStreamCapability(String capability) {
+    return switch (capability.toLowerCase(Locale.ROOT)) {
+      case StreamCapabilities.READAHEAD,
+          StreamCapabilities.UNBUFFER,
+          StreamCapabilities.VECTOREDIO ->
+          true;
+      default -> false;
+    };
   }
 
   @Override
