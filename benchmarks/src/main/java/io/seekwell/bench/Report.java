@@ -37,7 +37,7 @@ final class Report {
         .append(scale == Dataset.Scale.QUICK ? " --quick" : "")
         .append(" --profile ")
         .append(options.getOrDefault("profile", "loopback"))
-        .append(options.containsKey("seekwell") ? " --seekwell " + options.get("seekwell") : "")
+        .append(passedThrough(options))
         .append("`\n\n");
     out.append(
         "| workload | path | seconds (median, min–max) | GETs | HEADs | MB | peak heap MB"
@@ -73,6 +73,17 @@ final class Report {
                     ? "–"
                     : ratio(
                         gets, median(aal.stream().mapToDouble(Benchmark.Sample::gets).toArray()))));
+      }
+    }
+    return out.toString();
+  }
+
+  /** The options a run was given besides the defaults bench.sh sets, as they were typed. */
+  private static String passedThrough(Map<String, String> options) {
+    StringBuilder out = new StringBuilder();
+    for (String name : List.of("workloads", "paths", "seekwell", "report")) {
+      if (options.containsKey(name) && !options.get(name).endsWith("benchmarks-quick.md")) {
+        out.append(" --").append(name).append(' ').append(options.get(name));
       }
     }
     return out.toString();
