@@ -82,10 +82,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     this.physicalIO = new PhysicalIO(this.client, configuration.physicalIO(), metrics);
     this.strategies = new ReadStrategySelector(configuration);
     this.vectored =
-        new VectoredReads(
-            physicalIO::mergeGap,
-            configuration.physicalIO().targetRequestSize(),
-            configuration.physicalIO().readTimeout().toNanos());
+        new VectoredReads(physicalIO::mergeGap, configuration.physicalIO().readTimeout().toNanos());
   }
 
   /** Opens a stream over {@code uri}, asking the store for its length and ETag. */

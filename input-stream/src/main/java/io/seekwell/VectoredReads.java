@@ -19,19 +19,18 @@ import java.util.function.LongSupplier;
 
 /**
  * Vectored reads: validates and sorts the ranges, merges ranges whose gap is at most the merge gap
- * into GETs of at most the request size, sends them all at once, and completes each range's future
- * as soon as its own bytes are in, on the thread that received them, so no thread waits per range.
- * Thread-safe; one per factory.
+ * into runs that the physical layer splits into GETs of equal parts of at most the target request
+ * size (a range may so complete from two GETs), sends them all at once, and completes each range's
+ * future as soon as its own bytes are in, on the thread that received them, so no thread waits per
+ * range. Thread-safe; one per factory.
  */
 final class VectoredReads {
 
   private final LongSupplier mergeGap;
-  private final long maxMerged;
   private final long timeoutNanos;
 
-  VectoredReads(LongSupplier mergeGap, long maxMerged, long timeoutNanos) {
+  VectoredReads(LongSupplier mergeGap, long timeoutNanos) {
     this.mergeGap = mergeGap;
-    this.maxMerged = maxMerged;
     this.timeoutNanos = timeoutNanos;
   }
 
@@ -63,7 +62,7 @@ final class VectoredReads {
         readable.stream()
             .map(range -> ByteRange.ofLength(range.getOffset(), range.getLength()))
             .toList();
-    for (ByteRange merged : ByteRanges.coalesce(wanted, mergeGap.getAsLong(), maxMerged)) {
+    for (ByteRange merged : ByteRanges.coalesce(wanted, mergeGap.getAsLong())) {
       reader.prefetch(merged);
     }
     for (ObjectRange range : readable) {

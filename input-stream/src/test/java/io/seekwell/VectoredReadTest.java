@@ -14,6 +14,7 @@ import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,7 +53,7 @@ class VectoredReadTest {
   }
 
   @Test
-  void rangesCloseTogetherAreMergedIntoGetsOfAtMost8MiB() {
+  void rangesCloseTogetherAreMergedHoweverLongTheRunGrows() {
     List<ByteRange> merged =
         ByteRanges.coalesce(
             List.of(
@@ -60,16 +61,43 @@ class VectoredReadTest {
                 ByteRange.of(1000, 1099),
                 ByteRange.of(3 * MIB, 3 * MIB + 99),
                 ByteRange.of(3 * MIB + 200, 11 * MIB),
-                ByteRange.of(20 * MIB, 40 * MIB)),
-            MIB,
-            8 * MIB);
+                ByteRange.of(11 * MIB + 1, 30 * MIB),
+                ByteRange.of(32 * MIB, 40 * MIB)),
+            MIB);
     assertEquals(
         List.of(
             ByteRange.of(0, 1099),
-            ByteRange.of(3 * MIB, 3 * MIB + 99),
-            ByteRange.of(3 * MIB + 200, 11 * MIB),
-            ByteRange.of(20 * MIB, 40 * MIB)),
+            ByteRange.of(3 * MIB, 30 * MIB),
+            ByteRange.of(32 * MIB, 40 * MIB)),
         merged);
+  }
+
+  @Test
+  void adjacentLongRangesAreSplitIntoEqualGetsAcrossRangeBoundaries() throws Exception {
+    // Five adjacent 6 MiB chunks, as the column chunks of a row group: one 30 MiB run, fetched as
+    // four equal GETs of 7.5 MiB rather than five of 6 MiB. Ranges straddle the GET boundaries.
+    byte[] content = put("row-group.bin", 31 * MIB);
+    List<ObjectRange> ranges = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      ranges.add(ObjectRange.of(MIB + (long) i * 6 * MIB, 6 * MIB));
+    }
+    try (S3SeekableInputStream stream = factory.createStream(S3URI.of("bucket", "row-group.bin"))) {
+      stream.readVectored(ranges, ByteBuffer::allocate, buffer -> {});
+      for (ObjectRange range : ranges) {
+        assertBytes(content, range);
+      }
+    }
+    List<ByteRange> fetched =
+        store.gets().stream()
+            .map(GetRequest::range)
+            .sorted(Comparator.comparingLong(ByteRange::start))
+            .toList();
+    long part = 30L * MIB / 4;
+    List<ByteRange> expected = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      expected.add(ByteRange.ofLength(MIB + i * part, part));
+    }
+    assertEquals(expected, fetched);
   }
 
   @Test
@@ -94,7 +122,8 @@ class VectoredReadTest {
         assertBytes(content, range);
       }
     }
-    // 80 MiB of ranges 4 KiB apart: merged into 8 MiB GETs. No thread per range: at most the
+    // 80 MiB of ranges 4 KiB apart: one run, split into 8 MiB GETs. No thread per range: at most
+    // the
     // factory's 64 fetch threads (and a few of the JVM's) were added.
     List<GetRequest> gets = store.gets();
     assertEquals(10, gets.size(), gets::toString);

@@ -9,17 +9,15 @@ public final class ByteRanges {
   private ByteRanges() {}
 
   /**
-   * Merges ranges, sorted by start and disjoint, whose gap is at most {@code mergeGap}, as long as
-   * the merged range stays within {@code maxMerged} bytes; a range longer than that on its own
-   * stays as it is.
+   * Merges ranges, sorted by start and disjoint, whose gap is at most {@code mergeGap}, however
+   * long the merged range grows: whoever fetches a merged range splits it into GETs of the size it
+   * wants, so merging never leaves a short GET between two long ones.
    */
-  public static List<ByteRange> coalesce(List<ByteRange> sorted, long mergeGap, long maxMerged) {
+  public static List<ByteRange> coalesce(List<ByteRange> sorted, long mergeGap) {
     List<ByteRange> merged = new ArrayList<>();
     ByteRange current = null;
     for (ByteRange range : sorted) {
-      if (current != null
-          && range.start() - current.end() - 1 <= mergeGap
-          && range.end() - current.start() + 1 <= maxMerged) {
+      if (current != null && range.start() - current.end() - 1 <= mergeGap) {
         current = current.span(range);
       } else {
         if (current != null) {

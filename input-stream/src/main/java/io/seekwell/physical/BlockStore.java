@@ -269,7 +269,7 @@ final class BlockStore implements AutoCloseable {
       }
       cache.asMap().replace(block.key(), block, block);
     } catch (IOException | ExecutionException | TimeoutException | InterruptedException e) {
-      IOException error = asIoException(e, block);
+      IOException error = asIoException(e, key, block);
       // Forget first, so that whoever sees the failure also finds the object forgotten.
       drop(block);
       if (error instanceof ObjectChangedException) {
@@ -284,13 +284,15 @@ final class BlockStore implements AutoCloseable {
     }
   }
 
-  private static IOException asIoException(Exception e, Block block) {
+  private static IOException asIoException(Exception e, ObjectKey key, Block block) {
     if (e instanceof InterruptedException) {
       Thread.currentThread().interrupt();
-      return new InterruptedIOException("Interrupted while fetching " + block.range());
+      return new InterruptedIOException(
+          "Interrupted while fetching " + key.location() + " " + block.range());
     }
     if (e instanceof TimeoutException) {
-      return new InterruptedIOException("No response in time for " + block.range());
+      return new InterruptedIOException(
+          "No response in time for " + key.location() + " " + block.range());
     }
     Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
     return cause instanceof IOException io ? io : new IOException(cause.getMessage(), cause);

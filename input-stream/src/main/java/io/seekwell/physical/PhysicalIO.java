@@ -68,11 +68,6 @@ public final class PhysicalIO implements AutoCloseable {
         : configured;
   }
 
-  /** The most bytes one GET should hold. */
-  public long targetRequestSize() {
-    return configuration.targetRequestSize();
-  }
-
   /** Bytes of block memory reserved now, held or in flight. */
   public long memoryUsed() {
     return blocks.memoryUsed();

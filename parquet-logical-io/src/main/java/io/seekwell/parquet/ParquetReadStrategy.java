@@ -151,8 +151,7 @@ final class ParquetReadStrategy implements ReadStrategy {
         wanted.add(chunk.range());
       }
     }
-    for (ByteRange run :
-        ByteRanges.coalesce(wanted, settings.mergeGap(), settings.maxRequestSize())) {
+    for (ByteRange run : ByteRanges.coalesce(wanted, settings.mergeGap())) {
       try {
         if (!prefetcher.prefetch(run)) {
           return;

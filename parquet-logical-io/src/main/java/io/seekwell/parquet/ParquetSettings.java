@@ -12,8 +12,8 @@ import io.seekwell.common.config.ConnectorConfiguration;
  * @param largeFileThreshold the size above which a file counts as large
  * @param prefetchMode which learned columns are prefetched ({@code prefetch.mode}, ROW_GROUP)
  * @param historySize how many schemas' columns are remembered ({@code history.size}, 1000)
- * @param mergeGap learned column chunks this close are fetched together ({@code merge.gap}, 1 MiB)
- * @param maxRequestSize merged chunks stay within this ({@code max.request.size}, 8 MiB)
+ * @param mergeGap learned column chunks this close are fetched together ({@code merge.gap}, 1 MiB);
+ *     the physical layer splits what is fetched together into GETs of its target request size
  */
 record ParquetSettings(
     long footerPrefetchSize,
@@ -21,15 +21,13 @@ record ParquetSettings(
     long largeFileThreshold,
     PrefetchMode prefetchMode,
     long historySize,
-    long mergeGap,
-    long maxRequestSize) {
+    long mergeGap) {
 
   private static final long KIB = 1024;
   private static final long MIB = 1024 * KIB;
 
   static final ParquetSettings DEFAULT =
-      new ParquetSettings(
-          MIB + 32 * KIB, 9 * MIB, 1024 * MIB, PrefetchMode.ROW_GROUP, 1000, MIB, 8 * MIB);
+      new ParquetSettings(MIB + 32 * KIB, 9 * MIB, 1024 * MIB, PrefetchMode.ROW_GROUP, 1000, MIB);
 
   static ParquetSettings fromConfiguration(ConnectorConfiguration parquet) {
     return new ParquetSettings(
@@ -39,8 +37,7 @@ record ParquetSettings(
         parquet.getSize("large.file.threshold", DEFAULT.largeFileThreshold, 0),
         parquet.getEnum("prefetch.mode", PrefetchMode.class, DEFAULT.prefetchMode),
         parquet.getInt("history.size", (int) DEFAULT.historySize, 1),
-        parquet.getSize("merge.gap", DEFAULT.mergeGap, 0),
-        parquet.getSize("max.request.size", DEFAULT.maxRequestSize, 1));
+        parquet.getSize("merge.gap", DEFAULT.mergeGap, 0));
   }
 
   /** The tail to fetch at open of a file of {@code fileLength} bytes. */

@@ -43,6 +43,6 @@ public class CoalesceBenchmark {
   /** Merges with a 1 MiB gap into GETs of at most 8 MiB. */
   @Benchmark
   public List<ByteRange> coalesce10000Ranges() {
-    return ByteRanges.coalesce(ranges, 1 << 20, 8 << 20);
+    return ByteRanges.coalesce(ranges, 1 << 20);
   }
 }
