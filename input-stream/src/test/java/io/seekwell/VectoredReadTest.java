@@ -75,7 +75,7 @@ class VectoredReadTest {
   @Test
   void adjacentLongRangesAreSplitIntoEqualGetsAcrossRangeBoundaries() throws Exception {
     // Five adjacent 6 MiB chunks, as the column chunks of a row group: one 30 MiB run, fetched as
-    // four equal GETs of 7.5 MiB rather than five of 6 MiB. Ranges straddle the GET boundaries.
+    // three equal GETs of 10 MiB rather than five of 6 MiB. Ranges straddle the GET boundaries.
     byte[] content = put("row-group.bin", 31 * MIB);
     List<ObjectRange> ranges = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
@@ -92,9 +92,9 @@ class VectoredReadTest {
             .map(GetRequest::range)
             .sorted(Comparator.comparingLong(ByteRange::start))
             .toList();
-    long part = 30L * MIB / 4;
+    long part = 30L * MIB / 3;
     List<ByteRange> expected = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 3; i++) {
       expected.add(ByteRange.ofLength(MIB + i * part, part));
     }
     assertEquals(expected, fetched);
@@ -122,11 +122,12 @@ class VectoredReadTest {
         assertBytes(content, range);
       }
     }
-    // 80 MiB of ranges 4 KiB apart: one run, split into 8 MiB GETs. No thread per range: at most
+    // 80 MiB of ranges 4 KiB apart: one run, split into nine GETs of 8.9 MiB. No thread per range:
+    // at most
     // the
     // factory's 64 fetch threads (and a few of the JVM's) were added.
     List<GetRequest> gets = store.gets();
-    assertEquals(10, gets.size(), gets::toString);
+    assertEquals(9, gets.size(), gets::toString);
     assertTrue(
         Thread.activeCount() <= threadsBefore + 64 + 4, () -> Thread.activeCount() + " threads");
   }

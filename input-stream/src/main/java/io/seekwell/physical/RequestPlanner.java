@@ -8,7 +8,9 @@ import java.util.NavigableMap;
 /**
  * Decides which GETs a read needs: widens a miss to at least the read-ahead size (never past the
  * end), leaves out bytes already cached or in flight, makes each contiguous missing range one GET
- * and splits GETs longer than the target size into equal parts. Stateless and thread-safe.
+ * and splits a GET longer than the target size times the tolerance ratio into as many equal parts
+ * of at least the target size as fit, none longer than target times ratio. Stateless and
+ * thread-safe.
  */
 final class RequestPlanner {
 
@@ -54,13 +56,18 @@ final class RequestPlanner {
     return parts;
   }
 
-  /** Splits {@code gap} into equal parts of at most the target size when it is too long. */
+  /**
+   * Splits {@code gap} when it is longer than the target times the ratio: into equal parts, as many
+   * of at least the target size as fit, but enough that none is longer than target times ratio.
+   */
   void split(ByteRange gap, List<ByteRange> into) {
     if (gap.length() <= unsplitLimit) {
       into.add(gap);
       return;
     }
-    long count = (gap.length() + targetRequestSize - 1) / targetRequestSize;
+    long count =
+        Math.max(
+            gap.length() / targetRequestSize, (gap.length() + unsplitLimit - 1) / unsplitLimit);
     long start = gap.start();
     for (long i = 0; i < count; i++) {
       long remainingParts = count - i;

@@ -53,14 +53,20 @@ class RequestPlannerTest {
   }
 
   @Test
-  void longGetsAreSplitIntoEqualPartsOfAtMostTheTarget() {
-    List<ByteRange> parts = PLANNER.missingParts(ByteRange.of(0, 20 * MIB - 1), blocks());
-    assertEquals(3, parts.size());
+  void longGetsAreSplitIntoTheFewestEqualPartsNoLongerThanTargetTimesRatio() {
+    // 20 MiB: two parts of 10 MiB (= 1.25 x 8 MiB) rather than three of 6.7 MiB.
+    assertEquals(
+        List.of(ByteRange.of(0, 10 * MIB - 1), ByteRange.of(10 * MIB, 20 * MIB - 1)),
+        PLANNER.missingParts(ByteRange.of(0, 20 * MIB - 1), blocks()));
+    // 124 MiB (15.5 x 8 MiB): 15 parts of about 8.3 MiB, not 16 of 7.75 MiB.
+    List<ByteRange> parts = PLANNER.missingParts(ByteRange.of(0, 124 * MIB - 1), blocks());
+    assertEquals(15, parts.size());
     for (ByteRange part : parts) {
-      assertTrue(part.length() <= 8 * MIB, part::toString);
+      assertTrue(part.length() >= 8 * MIB && part.length() <= 10 * MIB, part::toString);
     }
-    assertEquals(0, parts.get(0).start());
-    assertEquals(20 * MIB - 1, parts.get(2).end());
+    assertEquals(124 * MIB - 1, parts.get(14).end());
+    // 21 MiB: two parts would exceed 10 MiB, so three of 7 MiB.
+    assertEquals(3, PLANNER.missingParts(ByteRange.of(0, 21 * MIB - 1), blocks()).size());
     // Up to the tolerance (1.25 x 8 MiB) a GET is not split.
     assertEquals(1, PLANNER.missingParts(ByteRange.of(0, 10 * MIB - 1), blocks()).size());
     assertEquals(2, PLANNER.missingParts(ByteRange.of(0, 10 * MIB), blocks()).size());
