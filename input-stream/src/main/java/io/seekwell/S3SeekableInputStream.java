@@ -1,5 +1,6 @@
 package io.seekwell;
 
+import io.seekwell.common.ByteRange;
 import io.seekwell.logical.ReadStrategy;
 import io.seekwell.physical.ObjectReader;
 import java.io.EOFException;
@@ -158,9 +159,11 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     ensureOpen();
     Objects.requireNonNull(allocate, "allocate");
     Objects.requireNonNull(release, "release");
-    for (ObjectRange range : VectoredReads.validated(uri, ranges)) {
-      strategy.beforePositionalRead(range.getOffset(), range.getLength());
-    }
+    strategy.beforeVectoredRead(
+        VectoredReads.validated(uri, ranges).stream()
+            .filter(range -> range.getLength() > 0)
+            .map(range -> ByteRange.ofLength(range.getOffset(), range.getLength()))
+            .toList());
     vectored.read(uri, reader, ranges, allocate, release);
   }
 

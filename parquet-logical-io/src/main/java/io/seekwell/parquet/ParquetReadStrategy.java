@@ -6,6 +6,7 @@ import io.seekwell.logical.Prefetcher;
 import io.seekwell.logical.ReadStrategy;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -13,17 +14,19 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What a stream over a Parquet file reads ahead. At open: one GET for the file's tail (footer and
  * page indexes), one more if the footer is longer than that, and the footer is parsed on the
  * plug-in's executor. Then the columns readers of files with the same schema read before are
- * prefetched (the row group being read and the next, or all, as the mode says), and every read is
- * matched to the column chunks it touches to learn for the next file. A stream thread only waits
- * (briefly) for the footer to be parsed, never for I/O it has not already waited for.
+ * prefetched (the first two row groups, or all, as the mode says); every read is matched to the
+ * column chunks it touches, and the columns learned so are prefetched for the row groups after it
+ * (the next one, or all) and remembered for the next file. Each chunk is prefetched at most once. A
+ * stream thread only waits (briefly) for the footer to be parsed, never for I/O it has not already
+ * waited for.
  */
 final class ParquetReadStrategy implements ReadStrategy {
 
@@ -34,14 +37,22 @@ final class ParquetReadStrategy implements ReadStrategy {
   private final Executor parser;
   private final ColumnHistory history;
   private final String file;
-  private final AtomicInteger prefetchedThrough = new AtomicInteger(-1);
+  private final Set<Long> prefetchedChunks = ConcurrentHashMap.newKeySet();
   private ByteRange tail;
   private CompletableFuture<Layout> layout =
       CompletableFuture.failedFuture(new IllegalStateException("The stream is not open yet"));
 
-  /** The parsed footer, its schema's fingerprint and its chunks by start. */
+  /** The parsed footer, its schema's fingerprint, its chunks by start and by row group. */
   private record Layout(
-      ParquetFooter footer, String fingerprint, NavigableMap<Long, ColumnChunk> chunksByStart) {}
+      ParquetFooter footer,
+      String fingerprint,
+      NavigableMap<Long, ColumnChunk> chunksByStart,
+      List<List<ColumnChunk>> chunksByRowGroup) {
+
+    int lastRowGroup() {
+      return chunksByRowGroup.size() - 1;
+    }
+  }
 
   ParquetReadStrategy(
       Prefetcher prefetcher, ParquetSettings settings, Executor parser, ColumnHistory history) {
@@ -75,36 +86,61 @@ final class ParquetReadStrategy implements ReadStrategy {
 
   @Override
   public void beforeRead(long position, long length) throws IOException {
-    observe(position, length);
+    beforePositionalRead(position, length);
   }
 
   @Override
   public void beforePositionalRead(long position, long length) throws IOException {
-    observe(position, length);
+    if (length > 0) {
+      observe(List.of(ByteRange.ofLength(position, length)));
+    }
   }
 
-  private void observe(long position, long length) throws IOException {
-    if (tail == null || length <= 0 || tail.contains(position)) {
+  @Override
+  public void beforeVectoredRead(List<ByteRange> ranges) throws IOException {
+    observe(ranges);
+  }
+
+  /** Learns the columns {@code reads} touch and prefetches them for the row groups after. */
+  private void observe(List<ByteRange> reads) throws IOException {
+    List<ByteRange> outsideTail =
+        tail == null ? List.of() : reads.stream().filter(r -> !tail.contains(r.start())).toList();
+    if (outsideTail.isEmpty()) {
       return;
     }
     Layout parsed = awaitLayout();
     if (parsed == null || parsed.chunksByStart().isEmpty()) {
       return;
     }
-    long end = position + length - 1;
-    Map.Entry<Long, ColumnChunk> entry = parsed.chunksByStart().floorEntry(position);
-    Long from = entry != null ? entry.getKey() : parsed.chunksByStart().firstKey();
-    for (ColumnChunk chunk : parsed.chunksByStart().tailMap(from, true).values()) {
-      if (chunk.range().start() > end) {
-        break;
-      }
-      if (chunk.range().end() >= position) {
+    int furthest = -1;
+    for (ByteRange read : outsideTail) {
+      for (ColumnChunk chunk : touched(parsed, read)) {
         history.learn(parsed.fingerprint(), chunk.dottedPath());
-        if (settings.prefetchMode() == PrefetchMode.ROW_GROUP) {
-          prefetchRowGroups(parsed, chunk.rowGroup() + 1);
-        }
+        furthest = Math.max(furthest, chunk.rowGroup());
       }
     }
+    if (furthest >= 0) {
+      switch (settings.prefetchMode()) {
+        case ALL -> prefetchRowGroups(parsed, furthest + 1, parsed.lastRowGroup());
+        case ROW_GROUP -> prefetchRowGroups(parsed, furthest + 1, furthest + 1);
+        default -> {}
+      }
+    }
+  }
+
+  private static List<ColumnChunk> touched(Layout parsed, ByteRange read) {
+    Map.Entry<Long, ColumnChunk> entry = parsed.chunksByStart().floorEntry(read.start());
+    Long from = entry != null ? entry.getKey() : parsed.chunksByStart().firstKey();
+    List<ColumnChunk> touched = new ArrayList<>();
+    for (ColumnChunk chunk : parsed.chunksByStart().tailMap(from, true).values()) {
+      if (chunk.range().start() > read.end()) {
+        break;
+      }
+      if (chunk.range().end() >= read.start()) {
+        touched.add(chunk);
+      }
+    }
+    return touched;
   }
 
   /**
@@ -125,32 +161,31 @@ final class ParquetReadStrategy implements ReadStrategy {
     if (parsed == null) {
       return;
     }
-    int lastRowGroup = parsed.footer().metadata().getRow_groups().size() - 1;
     switch (settings.prefetchMode()) {
-      case ALL -> prefetchRowGroups(parsed, lastRowGroup);
-      case ROW_GROUP -> prefetchRowGroups(parsed, Math.min(1, lastRowGroup));
+      case ALL -> prefetchRowGroups(parsed, 0, parsed.lastRowGroup());
+      case ROW_GROUP -> prefetchRowGroups(parsed, 0, Math.min(1, parsed.lastRowGroup()));
       default -> {}
     }
   }
 
-  /** Prefetches the learned columns of every row group up to {@code through} not yet asked for. */
-  private void prefetchRowGroups(Layout parsed, int through) {
-    int from = prefetchedThrough.getAndAccumulate(through, Math::max) + 1;
-    if (from > through) {
-      return;
-    }
+  /**
+   * Prefetches the learned columns' chunks of row groups {@code from} to {@code through} that were
+   * not prefetched before, chunks close together in one run.
+   */
+  private void prefetchRowGroups(Layout parsed, int from, int through) {
     Set<String> learned = history.learned(parsed.fingerprint());
     if (learned.isEmpty()) {
       return;
     }
     List<ByteRange> wanted = new ArrayList<>();
-    for (ColumnChunk chunk : parsed.chunksByStart().values()) {
-      if (chunk.rowGroup() >= from
-          && chunk.rowGroup() <= through
-          && learned.contains(chunk.dottedPath())) {
-        wanted.add(chunk.range());
+    for (int rowGroup = from; rowGroup <= Math.min(through, parsed.lastRowGroup()); rowGroup++) {
+      for (ColumnChunk chunk : parsed.chunksByRowGroup().get(rowGroup)) {
+        if (learned.contains(chunk.dottedPath()) && prefetchedChunks.add(chunk.range().start())) {
+          wanted.add(chunk.range());
+        }
       }
     }
+    wanted.sort(Comparator.comparingLong(ByteRange::start));
     for (ByteRange run : ByteRanges.coalesce(wanted, settings.mergeGap())) {
       try {
         if (!prefetcher.prefetch(run)) {
@@ -164,10 +199,15 @@ final class ParquetReadStrategy implements ReadStrategy {
 
   private Layout layoutOf(ParquetFooter footer) {
     NavigableMap<Long, ColumnChunk> byStart = new TreeMap<>();
+    List<List<ColumnChunk>> byRowGroup = new ArrayList<>();
+    for (int i = 0; i < footer.metadata().getRow_groups().size(); i++) {
+      byRowGroup.add(new ArrayList<>());
+    }
     for (ColumnChunk chunk : footer.columnChunks()) {
       byStart.put(chunk.range().start(), chunk);
+      byRowGroup.get(chunk.rowGroup()).add(chunk);
     }
-    return new Layout(footer, SchemaFingerprint.of(footer.metadata()), byStart);
+    return new Layout(footer, SchemaFingerprint.of(footer.metadata()), byStart, byRowGroup);
   }
 
   private CompletableFuture<ParquetFooter> footerFrom(ByteRange tailRange, byte[] tailBytes) {
