@@ -55,18 +55,27 @@ public final class SelfSignedCertificate {
     return directory;
   }
 
-  /** Trust managers that trust this certificate only. */
-  public TrustManager[] trustManagers() {
+  /** A trust store (of the JVM's default type) holding this certificate only. */
+  public KeyStore trustStore() {
     try {
       KeyStore trustStore = KeyStore.getInstance(KeyStore.getDefaultType());
       trustStore.load(null, null);
       trustStore.setCertificateEntry("server", certificate);
-      TrustManagerFactory factory =
-          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      factory.init(trustStore);
-      return factory.getTrustManagers();
+      return trustStore;
     } catch (GeneralSecurityException | IOException e) {
       throw new IllegalStateException("Cannot build a trust store for the test certificate", e);
+    }
+  }
+
+  /** Trust managers that trust this certificate only. */
+  public TrustManager[] trustManagers() {
+    try {
+      TrustManagerFactory factory =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      factory.init(trustStore());
+      return factory.getTrustManagers();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("Cannot build trust managers for the test certificate", e);
     }
   }
 

@@ -13,10 +13,15 @@ final class SeekwellS3aSetup {
 
   private SeekwellS3aSetup() {}
 
-  /** {@code conf} with S3A pointed at the test server's bucket, reading through Seekwell. */
+  /** {@code conf} with S3A pointed at the shared test server's bucket, reading through Seekwell. */
   static Configuration configure(Configuration conf) {
-    S3Endpoint endpoint = SharedS3Server.endpoint();
-    String bucket = SharedS3Server.bucket(BUCKET);
+    return configure(conf, SharedS3Server.endpoint(), SharedS3Server.bucket(BUCKET));
+  }
+
+  /**
+   * {@code conf} with S3A pointed at {@code bucket} of {@code endpoint}, reading through Seekwell.
+   */
+  static Configuration configure(Configuration conf, S3Endpoint endpoint, String bucket) {
     conf.set("fs.s3a.endpoint", endpoint.uri().toString());
     conf.set("fs.s3a.endpoint.region", S3Endpoint.REGION.id());
     conf.setBoolean("fs.s3a.path.style.access", true);
