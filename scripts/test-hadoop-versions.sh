@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs the S3A connector's tests (Hadoop's contract tests, the parquet-hadoop read, SSE-C) with
+# the connector as built (against the root POM's Hadoop version) on each other supported
+# hadoop-aws/hadoop-common version (3.4.3, the build's, is tested by ./scripts/test.sh).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+if [ -z "${S3_ENDPOINT:-}" ] && [ -z "${MINIO_BIN:-}" ]; then
+  ./scripts/install-test-tools.sh
+fi
+./mvnw -B -ntp -q install -DskipTests
+for version in 3.4.2 3.5.0; do
+  echo "... S3A connector tests on Hadoop $version"
+  ./mvnw -B -ntp verify -pl integration-tests -Dhadoop.version="$version" \
+    -Dtest='SeekwellS3a*,!SeekwellS3aSseCustomerKeyMinioTest'
+done
