@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -85,7 +86,15 @@ public final class Benchmark {
                   .filter(path -> !skipped.contains(workload + ":" + path.trim()))
                   .toList());
       for (int run = 1 - warmups; run <= iterations; run++) {
-        for (String path : List.copyOf(runPaths)) {
+        // Each iteration starts with another path, so that no path always follows the same one.
+        List<String> order = new ArrayList<>(runPaths);
+        Collections.rotate(order, -Math.floorMod(run, Math.max(1, order.size())));
+        for (String path : order) {
+          long waited = Quiet.await();
+          if (waited > 5_000) {
+            System.out.printf(
+                Locale.ROOT, "... waited %.1f s for the machine to go quiet%n", waited / 1000.0);
+          }
           System.out.printf(
               Locale.ROOT,
               run <= 0 ? "... %s %s, warm-up%n" : "... %s %s, iteration %d of %d%n",
@@ -108,8 +117,14 @@ public final class Benchmark {
           }
         }
       }
-      checkSameValues(workload, byPath);
-      results.put(workload, byPath);
+      Map<String, List<Sample>> inPathOrder = new LinkedHashMap<>();
+      for (String path : paths) {
+        if (byPath.containsKey(path)) {
+          inPathOrder.put(path, byPath.get(path));
+        }
+      }
+      checkSameValues(workload, inPathOrder);
+      results.put(workload, inPathOrder);
       // Written after every workload, so that a run cut short keeps what it measured.
       Files.writeString(out, report(results, options, scale, iterations, data, skipped));
       if (results.values().stream().anyMatch(measured -> measured.containsKey("aal"))) {
