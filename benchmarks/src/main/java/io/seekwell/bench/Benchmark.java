@@ -38,13 +38,16 @@ public final class Benchmark {
   /** One measured iteration. */
   record Sample(double seconds, long gets, long heads, long bytes, long peakHeap, long checksum) {}
 
+  private static final String PROXY = "bench-s3";
+
   public static void main(String[] args) throws Exception {
     Map<String, String> options = Options.parse(args);
     URI endpoint = URI.create(Options.required(options, "endpoint"));
-    URI readEndpoint =
+    Toxiproxy toxiproxy =
         options.containsKey("toxiproxy")
-            ? new Toxiproxy(URI.create(options.get("toxiproxy"))).s3Profile("bench-s3", endpoint)
-            : endpoint;
+            ? new Toxiproxy(URI.create(options.get("toxiproxy")))
+            : null;
+    URI readEndpoint = toxiproxy != null ? toxiproxy.s3Profile(PROXY, endpoint) : endpoint;
     StaticCredentialsProvider credentials =
         StaticCredentialsProvider.create(
             AwsBasicCredentials.create(
@@ -90,6 +93,10 @@ public final class Benchmark {
         List<String> order = new ArrayList<>(runPaths);
         Collections.rotate(order, -Math.floorMod(run, Math.max(1, order.size())));
         for (String path : order) {
+          if (toxiproxy != null) {
+            // Streams that abort GETs leave the proxy reading the rest of the object.
+            toxiproxy.dropConnections(PROXY);
+          }
           long waited = Quiet.await();
           if (waited > 5_000) {
             System.out.printf(

@@ -58,6 +58,15 @@ final class Toxiproxy {
             + "}}");
   }
 
+  /**
+   * Closes every connection through proxy {@code name}, with whatever it still buffers for them, by
+   * disabling and enabling it; its listen address and toxics stay.
+   */
+  void dropConnections(String name) throws IOException, InterruptedException {
+    post("/proxies/" + name, "{\"enabled\":false}");
+    post("/proxies/" + name, "{\"enabled\":true}");
+  }
+
   private void post(String path, String json) throws IOException, InterruptedException {
     HttpResponse<String> response =
         http.send(
