@@ -95,7 +95,20 @@ public final class Benchmark {
         for (String path : order) {
           if (toxiproxy != null) {
             // Streams that abort GETs leave the proxy reading the rest of the object.
-            toxiproxy.dropConnections(PROXY);
+            try {
+              toxiproxy.dropConnections(PROXY);
+            } catch (IOException e) {
+              throw new IOException(
+                  "Toxiproxy stopped answering (killed?) before "
+                      + workload
+                      + " "
+                      + path
+                      + "; "
+                      + out
+                      + " holds the workloads measured before "
+                      + workload,
+                  e);
+            }
           }
           long waited = Quiet.await();
           if (waited > 5_000) {
