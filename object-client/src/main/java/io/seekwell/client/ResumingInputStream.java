@@ -74,7 +74,7 @@ final class ResumingInputStream extends BulkReadInputStream {
       if (!RetryPolicy.isRetryable(last) || Thread.currentThread().isInterrupted()) {
         throw last;
       }
-      long delayNanos = policy.delayBefore(attempts).toNanos();
+      long delayNanos = policy.delayBefore(attempts, last).toNanos();
       long remainingNanos = policy.deadline().toNanos() - (System.nanoTime() - startNanos);
       if (attempts >= policy.maxAttempts() || delayNanos > remainingNanos) {
         throw RetryPolicy.exhausted(last, attempts);

@@ -14,9 +14,14 @@ import java.util.function.DoubleSupplier;
 
 /**
  * Decides whether a failed request is tried again and how long to wait first: exponential backoff
- * with full jitter, {@code delay = random(0, min(cap, base * 2^attempt))}. Thread-safe.
+ * with full jitter, {@code delay = random(0, min(cap, base * 2^attempt))}. A store that throttles
+ * (503 SlowDown) is given {@value #THROTTLED_BASE_FACTOR} times the base, so that a burst of
+ * retries does not meet the same overload. Thread-safe.
  */
 final class RetryPolicy {
+
+  /** How many times the base delay a retry after throttling starts from. */
+  static final int THROTTLED_BASE_FACTOR = 10;
 
   private final ObjectClientConfiguration configuration;
   private final DoubleSupplier random;
@@ -39,18 +44,27 @@ final class RetryPolicy {
     return configuration.retryDeadline();
   }
 
-  /** The upper bound of the wait before retry number {@code retry} (1 for the first retry). */
-  Duration maxDelayBefore(int retry) {
+  /**
+   * The upper bound of the wait before retry number {@code retry} (1 for the first retry) after
+   * {@code failure}.
+   */
+  Duration maxDelayBefore(int retry, Throwable failure) {
     long base = configuration.baseDelay().toNanos();
+    boolean throttled = failure instanceof ObjectStoreException store && store.isThrottling();
+    return maxDelayBefore(retry, throttled ? base * THROTTLED_BASE_FACTOR : base);
+  }
+
+  private Duration maxDelayBefore(int retry, long base) {
     long cap = configuration.maxDelay().toNanos();
     int shift = Math.min(retry - 1, 62);
     long exponential = base > (cap >> shift) ? cap : base << shift;
     return Duration.ofNanos(Math.min(cap, exponential));
   }
 
-  /** A random wait before retry number {@code retry}, in [0, {@link #maxDelayBefore}). */
-  Duration delayBefore(int retry) {
-    return Duration.ofNanos((long) (random.getAsDouble() * maxDelayBefore(retry).toNanos()));
+  /** A random wait before retry number {@code retry} after {@code failure}, below the bound. */
+  Duration delayBefore(int retry, Throwable failure) {
+    return Duration.ofNanos(
+        (long) (random.getAsDouble() * maxDelayBefore(retry, failure).toNanos()));
   }
 
   /**

@@ -91,7 +91,7 @@ public final class RetryingObjectClient implements ObjectClient {
                 result.completeExceptionally(error);
                 return;
               }
-              long delayNanos = policy.delayBefore(attempt).toNanos();
+              long delayNanos = policy.delayBefore(attempt, error).toNanos();
               long elapsed = System.nanoTime() - startNanos;
               if (attempt >= policy.maxAttempts()
                   || elapsed + delayNanos > policy.deadline().toNanos()) {

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.Test;
 
 class RetryPolicyTest {
 
+  private static final SocketException NETWORK_ERROR = new SocketException("Connection reset");
+
   private static final ObjectClientConfiguration CONFIG =
       ObjectClientConfiguration.defaults()
           .withRetryDelays(Duration.ofMillis(100), Duration.ofSeconds(5));
@@ -29,26 +31,44 @@ class RetryPolicyTest {
   @Test
   void upperBoundDoublesUpToTheCap() {
     RetryPolicy policy = new RetryPolicy(CONFIG, () -> 0.5);
-    assertEquals(Duration.ofMillis(100), policy.maxDelayBefore(1));
-    assertEquals(Duration.ofMillis(200), policy.maxDelayBefore(2));
-    assertEquals(Duration.ofMillis(400), policy.maxDelayBefore(3));
-    assertEquals(Duration.ofMillis(3200), policy.maxDelayBefore(6));
-    assertEquals(Duration.ofSeconds(5), policy.maxDelayBefore(7));
-    assertEquals(Duration.ofSeconds(5), policy.maxDelayBefore(1000));
+    assertEquals(Duration.ofMillis(100), policy.maxDelayBefore(1, NETWORK_ERROR));
+    assertEquals(Duration.ofMillis(200), policy.maxDelayBefore(2, NETWORK_ERROR));
+    assertEquals(Duration.ofMillis(400), policy.maxDelayBefore(3, NETWORK_ERROR));
+    assertEquals(Duration.ofMillis(3200), policy.maxDelayBefore(6, NETWORK_ERROR));
+    assertEquals(Duration.ofSeconds(5), policy.maxDelayBefore(7, NETWORK_ERROR));
+    assertEquals(Duration.ofSeconds(5), policy.maxDelayBefore(1000, NETWORK_ERROR));
+  }
+
+  @Test
+  void aThrottledRequestBacksOffFromTenTimesTheBase() {
+    RetryPolicy policy = new RetryPolicy(CONFIG, () -> 0.5);
+    ObjectStoreException slowDown =
+        new ObjectStoreException("GET x: SlowDown", 503, "SlowDown", "r", true, null);
+    assertEquals(Duration.ofSeconds(1), policy.maxDelayBefore(1, slowDown));
+    assertEquals(Duration.ofSeconds(2), policy.maxDelayBefore(2, slowDown));
+    assertEquals(Duration.ofSeconds(5), policy.maxDelayBefore(4, slowDown));
+    assertEquals(Duration.ofMillis(500), policy.delayBefore(1, slowDown));
+    ObjectStoreException serverError =
+        new ObjectStoreException("GET x: InternalError", 500, "InternalError", "r", true, null);
+    assertEquals(Duration.ofMillis(100), policy.maxDelayBefore(1, serverError));
+    assertEquals(
+        Duration.ofMillis(100), policy.maxDelayBefore(1, new SocketException("Connection reset")));
   }
 
   @Test
   void delayIsTheRandomFractionOfTheBound() {
-    assertEquals(Duration.ofMillis(50), new RetryPolicy(CONFIG, () -> 0.5).delayBefore(1));
-    assertEquals(Duration.ZERO, new RetryPolicy(CONFIG, () -> 0.0).delayBefore(4));
-    assertEquals(Duration.ofMillis(200), new RetryPolicy(CONFIG, () -> 0.25).delayBefore(4));
+    assertEquals(
+        Duration.ofMillis(50), new RetryPolicy(CONFIG, () -> 0.5).delayBefore(1, NETWORK_ERROR));
+    assertEquals(Duration.ZERO, new RetryPolicy(CONFIG, () -> 0.0).delayBefore(4, NETWORK_ERROR));
+    assertEquals(
+        Duration.ofMillis(200), new RetryPolicy(CONFIG, () -> 0.25).delayBefore(4, NETWORK_ERROR));
   }
 
   @Property
   void fullJitterStaysWithinZeroAndTheCappedExponential(
       @ForAll @IntRange(min = 1, max = 80) int retry,
       @ForAll @DoubleRange(min = 0, max = 1, maxIncluded = false) double random) {
-    Duration delay = new RetryPolicy(CONFIG, () -> random).delayBefore(retry);
+    Duration delay = new RetryPolicy(CONFIG, () -> random).delayBefore(retry, NETWORK_ERROR);
     double bound = Math.min(5000.0, 100.0 * Math.pow(2, retry - 1));
     assertTrue(!delay.isNegative(), delay::toString);
     assertTrue(delay.toNanos() < bound * 1_000_000, () -> delay + " >= " + bound + " ms");

@@ -71,7 +71,7 @@ public final class MeteredObjectClient implements ObjectClient {
       return Metric.ERRORS_RANGE;
     }
     if (cause instanceof ObjectStoreException store) {
-      if (store.statusCode() == 503 || "SlowDown".equals(store.errorCode().orElse(null))) {
+      if (store.isThrottling()) {
         return Metric.ERRORS_THROTTLED;
       }
       if (store.statusCode() >= 500) {

@@ -51,6 +51,11 @@ public class ObjectStoreException extends IOException {
     return Optional.ofNullable(errorCode);
   }
 
+  /** Whether the store asked for fewer requests (HTTP 503, or the error code {@code SlowDown}). */
+  public boolean isThrottling() {
+    return statusCode() == 503 || "SlowDown".equals(errorCode().orElse(null));
+  }
+
   /** The store's id of the failed request, for support cases. */
   public Optional<String> requestId() {
     return Optional.ofNullable(requestId);
