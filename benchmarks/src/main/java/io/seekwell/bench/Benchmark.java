@@ -148,7 +148,12 @@ public final class Benchmark {
       // Written after every workload, so that a run cut short keeps what it measured.
       Files.writeString(out, report(results, options, scale, iterations, data, skipped));
       if (results.values().stream().anyMatch(measured -> measured.containsKey("aal"))) {
-        Chart.write(results, chartPath(out));
+        try {
+          Chart.write(results, chartPath(out));
+        } catch (RuntimeException e) {
+          // The report is the result; a chart that cannot be drawn must not end the run.
+          System.out.println("... the chart could not be drawn after " + workload + ": " + e);
+        }
       }
     }
     String report = report(results, options, scale, iterations, data, skipped);
