@@ -159,12 +159,13 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     ensureOpen();
     Objects.requireNonNull(allocate, "allocate");
     Objects.requireNonNull(release, "release");
+    List<ObjectRange> sorted = VectoredReads.validated(uri, ranges);
     strategy.beforeVectoredRead(
-        VectoredReads.validated(uri, ranges).stream()
+        sorted.stream()
             .filter(range -> range.getLength() > 0)
             .map(range -> ByteRange.ofLength(range.getOffset(), range.getLength()))
             .toList());
-    vectored.read(uri, reader, ranges, allocate, release);
+    vectored.read(uri, reader, sorted, allocate, release);
   }
 
   private void readExactly(long start, byte[] buffer, int offset, int len) throws IOException {

@@ -34,15 +34,17 @@ final class VectoredReads {
     this.timeoutNanos = timeoutNanos;
   }
 
-  /** Reads {@code ranges} of the object {@code reader} reads; see the stream's readVectored. */
+  /**
+   * Reads {@code sorted} ranges (as {@link #validated} returns them) of the object {@code reader}
+   * reads; see the stream's readVectored.
+   */
   void read(
       S3URI uri,
       ObjectReader reader,
-      List<ObjectRange> ranges,
+      List<ObjectRange> sorted,
       IntFunction<ByteBuffer> allocate,
       Consumer<ByteBuffer> release)
       throws IOException {
-    List<ObjectRange> sorted = validated(uri, ranges);
     long length = reader.length();
     List<ObjectRange> readable = new ArrayList<>();
     for (ObjectRange range : sorted) {
