@@ -9,7 +9,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib/local-s3.sh
 parse_profile "$@"
 build_benchmarks
-start_local_s3 "$PROFILE"
+start_local_s3 "$PROFILE" harness-proxy
 if [ "$QUICK" = true ]; then
   run_benchmarks_class io.seekwell.bench.Benchmark "${S3_ARGS[@]}" \
     --scale quick --iterations 1 --warmup 0 --report benchmarks/target/benchmarks-quick.md "${PASS_ARGS[@]}"

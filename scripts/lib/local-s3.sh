@@ -26,7 +26,9 @@ await_http() { # URL
   run_benchmarks_class io.seekwell.bench.AwaitHttp "$1"
 }
 
-start_local_s3() { # PROFILE
+start_local_s3() { # PROFILE [harness-proxy]
+  # With "harness-proxy", Toxiproxy is not started here: $S3_ARGS names its binary instead and the
+  # benchmark harness runs (and restarts) it.
   LOCAL_S3_WORK="$(mktemp -d)"
   LOCAL_S3_PIDS=()
   trap stop_local_s3 EXIT
@@ -40,7 +42,10 @@ start_local_s3() { # PROFILE
   await_http "http://127.0.0.1:$minio_port/minio/health/live"
   S3_ARGS=(--endpoint "http://127.0.0.1:$minio_port" --access-key "$MINIO_ROOT_USER"
     --secret-key "$MINIO_ROOT_PASSWORD" --profile "$1")
-  if [ "$1" = s3 ]; then
+  if [ "$1" = s3 ] && [ "${2:-}" = harness-proxy ]; then
+    S3_ARGS+=(--toxiproxy-server .tools/bin/toxiproxy-server)
+    echo "... Toxiproxy (25 ms, 90 MB/s per connection) is started by the benchmark, afresh for every iteration"
+  elif [ "$1" = s3 ]; then
     local toxi_port
     toxi_port="$(free_port)"
     .tools/bin/toxiproxy-server -host 127.0.0.1 -port "$toxi_port" >"$LOCAL_S3_WORK/toxiproxy.log" 2>&1 &

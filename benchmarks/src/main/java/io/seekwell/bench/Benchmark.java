@@ -24,12 +24,12 @@ import software.amazon.awssdk.services.s3.S3Client;
  * Runs every workload on every read path, cold (fresh factory and client each iteration), counting
  * requests and bytes with an SDK interceptor on each path's client, and writes the report.
  *
- * <p>Arguments: {@code --endpoint URI} (the store), {@code --toxiproxy URI} (Toxiproxy's API: reads
- * then go through the {@code s3} latency profile), {@code --access-key}, {@code --secret-key},
- * {@code --scale full|quick}, {@code --iterations N}, {@code --paths
- * seekwell,aal,iceberg-default,s3a-classic}, {@code --workloads W1,W5,...}, {@code --warmup N}
- * (unmeasured iterations per path and workload first, default 1), {@code --profile NAME}, {@code
- * --report FILE}, {@code --data DIR}.
+ * <p>Arguments: {@code --endpoint URI} (the store), {@code --toxiproxy-server PATH} (Toxiproxy's
+ * binary: reads then go through the {@code s3} latency profile of a proxy started afresh before
+ * every iteration), {@code --access-key}, {@code --secret-key}, {@code --scale full|quick}, {@code
+ * --iterations N}, {@code --paths seekwell,aal,iceberg-default,s3a-classic}, {@code --workloads
+ * W1,W5,...}, {@code --warmup N} (unmeasured iterations per path and workload first, default 1),
+ * {@code --profile NAME}, {@code --report FILE}, {@code --data DIR}.
  */
 public final class Benchmark {
 
@@ -38,16 +38,30 @@ public final class Benchmark {
   /** One measured iteration. */
   record Sample(double seconds, long gets, long heads, long bytes, long peakHeap, long checksum) {}
 
-  private static final String PROXY = "bench-s3";
-
   public static void main(String[] args) throws Exception {
     Map<String, String> options = Options.parse(args);
     URI endpoint = URI.create(Options.required(options, "endpoint"));
-    Toxiproxy toxiproxy =
-        options.containsKey("toxiproxy")
-            ? new Toxiproxy(URI.create(options.get("toxiproxy")))
+    Path out = Path.of(options.getOrDefault("report", "docs/benchmarks.md"));
+    ToxiproxyServer toxiproxy =
+        options.containsKey("toxiproxy-server")
+            ? ToxiproxyServer.start(
+                Path.of(options.get("toxiproxy-server")),
+                Path.of("benchmarks/target/toxiproxy.log"),
+                endpoint)
             : null;
-    URI readEndpoint = toxiproxy != null ? toxiproxy.s3Profile(PROXY, endpoint) : endpoint;
+    try {
+      run(options, endpoint, toxiproxy, out);
+    } finally {
+      if (toxiproxy != null) {
+        toxiproxy.close();
+      }
+    }
+  }
+
+  private static void run(
+      Map<String, String> options, URI endpoint, ToxiproxyServer toxiproxy, Path out)
+      throws IOException, InterruptedException {
+    URI readEndpoint = toxiproxy != null ? toxiproxy.endpoint() : endpoint;
     StaticCredentialsProvider credentials =
         StaticCredentialsProvider.create(
             AwsBasicCredentials.create(
@@ -79,7 +93,6 @@ public final class Benchmark {
                 .map(String::trim)
                 .filter(entry -> !entry.isEmpty())
                 .toList());
-    Path out = Path.of(options.getOrDefault("report", "docs/benchmarks.md"));
     Map<Workload, Map<String, List<Sample>>> results = new LinkedHashMap<>();
     for (Workload workload : workloads) {
       Map<String, List<Sample>> byPath = new LinkedHashMap<>();
@@ -94,21 +107,8 @@ public final class Benchmark {
         Collections.rotate(order, -Math.floorMod(run, Math.max(1, order.size())));
         for (String path : order) {
           if (toxiproxy != null) {
-            // Streams that abort GETs leave the proxy reading the rest of the object.
-            try {
-              toxiproxy.dropConnections(PROXY);
-            } catch (IOException e) {
-              throw new IOException(
-                  "Toxiproxy stopped answering (killed?) before "
-                      + workload
-                      + " "
-                      + path
-                      + "; "
-                      + out
-                      + " holds the workloads measured before "
-                      + workload,
-                  e);
-            }
+            // Streams that abort GETs leave the proxy holding the rest of the object in memory.
+            toxiproxy.restart();
           }
           long waited = Quiet.await();
           if (waited > 5_000) {

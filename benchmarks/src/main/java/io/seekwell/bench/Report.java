@@ -24,10 +24,9 @@ final class Report {
             "Run on %s: %d cores, %d MiB max heap, Java %s. Profile `%s`, scale `%s`, %d cold"
                 + " iteration(s) per path after %s warm-up (fresh client and factory each time; the"
                 + " order of the paths rotates every iteration, and each iteration starts with the"
-                + " proxy's connections closed and once the machine's CPU has been idle for a"
+                + " latency proxy started afresh and once the machine's CPU has been idle for a"
                 + " second, so that what one path left behind does not slow down the next). GETs,"
-                + " HEADs and"
-                + " bytes are counted by an SDK interceptor on each path's client; times are"
+                + " HEADs and bytes are counted by an SDK interceptor on each path's client; times are"
                 + " seconds (median, min–max).\n\n",
             LocalDate.now(),
             Runtime.getRuntime().availableProcessors(),

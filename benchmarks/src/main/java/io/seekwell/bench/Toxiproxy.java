@@ -24,15 +24,21 @@ final class Toxiproxy {
    */
   URI s3Profile(String name, URI endpoint) throws IOException, InterruptedException {
     int port = FreePort.free();
-    createS3LikeProxy(name, port, endpoint.getHost() + ":" + endpoint.getPort(), 25, 90_000);
+    createS3Profile(name, port, endpoint);
     return URI.create("http://127.0.0.1:" + port);
+  }
+
+  /** Creates proxy {@code name} on {@code listenPort} of 127.0.0.1 with the {@code s3} profile. */
+  void createS3Profile(String name, int listenPort, URI endpoint)
+      throws IOException, InterruptedException {
+    createS3LikeProxy(name, listenPort, endpoint.getHost() + ":" + endpoint.getPort(), 25, 90_000);
   }
 
   /**
    * Creates a proxy on {@code listenPort} of 127.0.0.1 in front of {@code upstream} ({@code
    * host:port}), with a downstream latency and a per-connection bandwidth limit.
    */
-  void createS3LikeProxy(
+  private void createS3LikeProxy(
       String name, int listenPort, String upstream, int latencyMillis, int kilobytesPerSecond)
       throws IOException, InterruptedException {
     post(
@@ -56,15 +62,6 @@ final class Toxiproxy {
             + "\"attributes\":{\"rate\":"
             + kilobytesPerSecond
             + "}}");
-  }
-
-  /**
-   * Closes every connection through proxy {@code name}, with whatever it still buffers for them, by
-   * disabling and enabling it; its listen address and toxics stay.
-   */
-  void dropConnections(String name) throws IOException, InterruptedException {
-    post("/proxies/" + name, "{\"enabled\":false}");
-    post("/proxies/" + name, "{\"enabled\":true}");
   }
 
   private void post(String path, String json) throws IOException, InterruptedException {

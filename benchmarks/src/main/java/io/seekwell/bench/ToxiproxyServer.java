@@ -1,0 +1,89 @@
+package io.seekwell.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Toxiproxy server the benchmark owns, with the {@code s3} profile in front of one endpoint.
+ * {@link #restart()} replaces the process with a fresh one on the same ports: a proxy that has
+ * buffered the rest of aborted GETs keeps gigabytes of memory it does not give back, which would
+ * slow down whichever read path runs after it.
+ *
+ * <p>Not thread-safe; closing it stops the process.
+ */
+final class ToxiproxyServer implements AutoCloseable {
+
+  private static final String PROXY = "bench-s3";
+
+  private final Path binary;
+  private final Path log;
+  private final URI upstream;
+  private final int apiPort;
+  private final int proxyPort;
+  private Process process;
+
+  private ToxiproxyServer(Path binary, Path log, URI upstream) throws IOException {
+    this.binary = binary;
+    this.log = log;
+    this.upstream = upstream;
+    this.apiPort = FreePort.free();
+    this.proxyPort = FreePort.free();
+  }
+
+  /** Starts {@code binary} on free ports of 127.0.0.1, proxying {@code upstream}. */
+  static ToxiproxyServer start(Path binary, Path log, URI upstream)
+      throws IOException, InterruptedException {
+    ToxiproxyServer server = new ToxiproxyServer(binary, log, upstream);
+    server.launch();
+    return server;
+  }
+
+  /** The proxied endpoint: reads through it see 25 ms latency and 90 MB/s per connection. */
+  URI endpoint() {
+    return URI.create("http://127.0.0.1:" + proxyPort);
+  }
+
+  /** Stops the server and starts a fresh one with the same proxy on the same ports. */
+  void restart() throws IOException, InterruptedException {
+    stop();
+    launch();
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  private void launch() throws IOException, InterruptedException {
+    process =
+        new ProcessBuilder(
+                binary.toString(), "-host", "127.0.0.1", "-port", Integer.toString(apiPort))
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .start();
+    URI api = URI.create("http://127.0.0.1:" + apiPort);
+    if (!AwaitHttp.await(api.resolve("/version"))) {
+      stop();
+      throw new IOException("Toxiproxy did not start within 30 s; see " + log);
+    }
+    new Toxiproxy(api).createS3Profile(PROXY, proxyPort, upstream);
+  }
+
+  private void stop() {
+    if (process == null) {
+      return;
+    }
+    process.destroy();
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+    process = null;
+  }
+}
