@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 import javax.imageio.ImageIO;
 import org.knowm.xchart.BitmapEncoder;
@@ -68,24 +69,29 @@ final class Chart {
     chart.getStyler().setYAxisMin(AXIS_FLOOR);
     chart.getStyler().setYAxisDecimalPattern("0.##");
     chart.getStyler().setChartBackgroundColor(Color.WHITE);
+    // Every series needs the same categories: the workloads AAL ran. A path that did not run one
+    // of them (skipped or failed) has no bar there.
+    List<Workload> workloads =
+        results.entrySet().stream()
+            .filter(entry -> !entry.getValue().getOrDefault("aal", List.of()).isEmpty())
+            .map(Map.Entry::getKey)
+            .toList();
+    List<String> categories = workloads.stream().map(Workload::name).toList();
     List<String> paths =
         results.values().stream().flatMap(byPath -> byPath.keySet().stream()).distinct().toList();
     for (String path : paths) {
-      List<String> workloads = new ArrayList<>();
       List<Double> ratios = new ArrayList<>();
-      for (Map.Entry<Workload, Map<String, List<Benchmark.Sample>>> entry : results.entrySet()) {
-        List<Benchmark.Sample> samples = entry.getValue().get(path);
-        List<Benchmark.Sample> aal = entry.getValue().get("aal");
-        if (samples != null && aal != null && !aal.isEmpty()) {
-          double reference = Report.median(aal, measure);
-          workloads.add(entry.getKey().name());
-          // A log axis cannot show 0: a path with no GETs is drawn at the axis floor.
-          ratios.add(
-              reference == 0 ? 1 : Math.max(0.01, Report.median(samples, measure) / reference));
-        }
+      for (Workload workload : workloads) {
+        List<Benchmark.Sample> samples = results.get(workload).get(path);
+        double reference = Report.median(results.get(workload).get("aal"), measure);
+        // A log axis cannot show 0: a path with no GETs is drawn at the axis floor.
+        ratios.add(
+            samples == null || samples.isEmpty()
+                ? null
+                : reference == 0 ? 1 : Math.max(0.01, Report.median(samples, measure) / reference));
       }
-      if (!workloads.isEmpty()) {
-        chart.addSeries(path, workloads, ratios);
+      if (ratios.stream().anyMatch(Objects::nonNull)) {
+        chart.addSeries(path, categories, ratios);
       }
     }
     return chart;
