@@ -1,0 +1,132 @@
+package io.seekwell.parquet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.common.ByteRange;
+import io.seekwell.logical.Prefetcher;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the strategy prefetches after the reads it observes, on a local Parquet file. */
+class ParquetReadStrategyTest {
+
+  private static final List<String> PROJECTED = List.of("c2", "c7", "c15");
+
+  @TempDir static Path dir;
+  private static byte[] file;
+
+  @BeforeAll
+  static void writeFile() throws IOException {
+    Path written =
+        ParquetFiles.write(
+            dir.resolve("table.parquet"), ParquetFiles.doubles(20), 100_000, 2_000_000, 11);
+    file = Files.readAllBytes(written);
+  }
+
+  @Test
+  void aVectoredReadIsLearnedAsOneBatchAndItsNextRowGroupFetchedAsOneRun() throws Exception {
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher();
+    ParquetReadStrategy strategy = open(prefetcher);
+    ParquetFooter footer = strategy.footer().get();
+    assertTrue(rowGroups(footer) >= 3, "the file needs at least three row groups");
+    assertEquals(List.of(), prefetcher.prefetched, "nothing is learned before the first read");
+
+    strategy.beforeVectoredRead(projectedChunks(footer, 0));
+
+    // The three chunks of row group 1 lie within the merge gap of each other: one run.
+    List<ByteRange> next = projectedChunks(footer, 1);
+    assertEquals(
+        List.of(ByteRange.of(next.get(0).start(), next.get(next.size() - 1).end())),
+        prefetcher.prefetched);
+  }
+
+  @Test
+  void readsOneAtATimePrefetchEachColumnWhenItIsLearned() throws Exception {
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher();
+    ParquetReadStrategy strategy = open(prefetcher);
+    ParquetFooter footer = strategy.footer().get();
+
+    for (ByteRange chunk : projectedChunks(footer, 0)) {
+      strategy.beforePositionalRead(chunk.start(), chunk.length());
+    }
+
+    assertEquals(projectedChunks(footer, 1), prefetcher.prefetched);
+  }
+
+  @Test
+  void aChunkIsPrefetchedOnlyOnce() throws Exception {
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher();
+    ParquetReadStrategy strategy = open(prefetcher);
+    ParquetFooter footer = strategy.footer().get();
+
+    strategy.beforeVectoredRead(projectedChunks(footer, 0));
+    strategy.beforeVectoredRead(projectedChunks(footer, 0));
+    strategy.beforeVectoredRead(projectedChunks(footer, 1).subList(0, 1));
+
+    // Reading row group 1's first chunk prefetches row group 2's, nothing of row group 1 again.
+    List<ByteRange> next = projectedChunks(footer, 1);
+    List<ByteRange> afterNext = projectedChunks(footer, 2);
+    assertEquals(
+        List.of(
+            ByteRange.of(next.get(0).start(), next.get(next.size() - 1).end()),
+            ByteRange.of(afterNext.get(0).start(), afterNext.get(afterNext.size() - 1).end())),
+        prefetcher.prefetched);
+  }
+
+  private static ParquetReadStrategy open(Prefetcher prefetcher) {
+    ParquetReadStrategy strategy =
+        new ParquetReadStrategy(
+            prefetcher, ParquetSettings.DEFAULT, Runnable::run, new ColumnHistory(10));
+    strategy.onOpen();
+    return strategy;
+  }
+
+  private static int rowGroups(ParquetFooter footer) {
+    return footer.metadata().getRow_groups().size();
+  }
+
+  private static List<ByteRange> projectedChunks(ParquetFooter footer, int rowGroup) {
+    return footer.columnChunks().stream()
+        .filter(chunk -> chunk.rowGroup() == rowGroup && PROJECTED.contains(chunk.dottedPath()))
+        .map(ColumnChunk::range)
+        .sorted()
+        .toList();
+  }
+
+  /** Serves the local file's bytes and records what is prefetched, without fetching it. */
+  private static final class RecordingPrefetcher implements Prefetcher {
+
+    final List<ByteRange> prefetched = new CopyOnWriteArrayList<>();
+
+    @Override
+    public String objectName() {
+      return "s3://bucket/table.parquet";
+    }
+
+    @Override
+    public long objectLength() {
+      return file.length;
+    }
+
+    @Override
+    public boolean prefetch(ByteRange range) {
+      prefetched.add(range);
+      return true;
+    }
+
+    @Override
+    public CompletableFuture<byte[]> fetch(ByteRange range) {
+      return CompletableFuture.completedFuture(
+          Arrays.copyOfRange(file, (int) range.start(), (int) range.end() + 1));
+    }
+  }
+}
