@@ -20,13 +20,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What a stream over a Parquet file reads ahead. At open: one GET for the file's tail (footer and
- * page indexes), one more if the footer is longer than that, and the footer is parsed on the
- * plug-in's executor. Then the columns readers of files with the same schema read before are
- * prefetched (the first two row groups, or all, as the mode says); every read is matched to the
- * column chunks it touches, and the columns learned so are prefetched for the row groups after it
- * (the next one, or all) and remembered for the next file. Each chunk is prefetched at most once. A
- * stream thread only waits (briefly) for the footer to be parsed, never for I/O it has not already
- * waited for.
+ * page indexes), and for a large file one more for the bytes before it; the footer is parsed on the
+ * plug-in's executor as soon as the tail is in (fetching the rest of a footer longer than the tail
+ * if needed). Then the columns readers of files with the same schema read before are prefetched
+ * (the first two row groups, or all, as the mode says); every read is matched to the column chunks
+ * it touches, and the columns learned so are prefetched for the row groups after it (the next one,
+ * or all) and remembered for the next file. Each chunk is prefetched at most once. A stream thread
+ * only waits (briefly) for the footer to be parsed, never for I/O it has not already waited for.
  */
 final class ParquetReadStrategy implements ReadStrategy {
 
@@ -38,7 +38,7 @@ final class ParquetReadStrategy implements ReadStrategy {
   private final ColumnHistory history;
   private final String file;
   private final Set<Long> prefetchedChunks = ConcurrentHashMap.newKeySet();
-  private ByteRange tail;
+  private ByteRange footerTail;
   private CompletableFuture<Layout> layout =
       CompletableFuture.failedFuture(new IllegalStateException("The stream is not open yet"));
 
@@ -69,12 +69,17 @@ final class ParquetReadStrategy implements ReadStrategy {
     if (length < ParquetFooter.TRAILER) {
       return;
     }
-    long tailSize = settings.tailSize(length);
-    tail = ByteRange.ofLength(length - tailSize, tailSize);
+    long footerSize = settings.footerSize(length);
+    footerTail = ByteRange.ofLength(length - footerSize, footerSize);
+    CompletableFuture<byte[]> footerBytes = prefetcher.fetch(footerTail);
+    long beforeFooter = settings.tailSize(length) - footerSize;
+    if (beforeFooter > 0) {
+      // In parallel: the footer is parsed as soon as its own (smaller) GET is in.
+      prefetchQuietly(ByteRange.ofLength(footerTail.start() - beforeFooter, beforeFooter));
+    }
     layout =
-        prefetcher
-            .fetch(tail)
-            .thenComposeAsync(bytes -> footerFrom(tail, bytes), parser)
+        footerBytes
+            .thenComposeAsync(bytes -> footerFrom(footerTail, bytes), parser)
             .thenApply(this::layoutOf)
             .whenComplete((parsed, failure) -> predictAtOpen(parsed));
   }
@@ -104,7 +109,9 @@ final class ParquetReadStrategy implements ReadStrategy {
   /** Learns the columns {@code reads} touch and prefetches them for the row groups after. */
   private void observe(List<ByteRange> reads) throws IOException {
     List<ByteRange> outsideTail =
-        tail == null ? List.of() : reads.stream().filter(r -> !tail.contains(r.start())).toList();
+        footerTail == null
+            ? List.of()
+            : reads.stream().filter(r -> !footerTail.contains(r.start())).toList();
     if (outsideTail.isEmpty()) {
       return;
     }
@@ -187,13 +194,21 @@ final class ParquetReadStrategy implements ReadStrategy {
     }
     wanted.sort(Comparator.comparingLong(ByteRange::start));
     for (ByteRange run : ByteRanges.coalesce(wanted, settings.mergeGap())) {
-      try {
-        if (!prefetcher.prefetch(run)) {
-          return;
-        }
-      } catch (IOException e) {
+      if (!prefetchQuietly(run)) {
         return;
       }
+    }
+  }
+
+  /**
+   * Starts GETs for {@code range}; returns false if they could not be started (no memory, or the
+   * stream is closing), which only means less is prefetched.
+   */
+  private boolean prefetchQuietly(ByteRange range) {
+    try {
+      return prefetcher.prefetch(range);
+    } catch (IOException e) {
+      return false;
     }
   }
 

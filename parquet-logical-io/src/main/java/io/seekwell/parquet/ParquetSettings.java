@@ -4,11 +4,12 @@ import io.seekwell.common.config.ConnectorConfiguration;
 
 /**
  * How much of a Parquet file's end is fetched at open. Immutable. Keys, under {@code
- * logicalio.parquet.}: {@code footer.prefetch.size} (default 1 MiB + 32 KiB) for files up to {@code
- * large.file.threshold} (default 1 GiB), {@code large.footer.prefetch.size} (default 9 MiB) above.
+ * logicalio.parquet.}: {@code footer.prefetch.size} (default 1 MiB + 32 KiB) for every file, and
+ * for files above {@code large.file.threshold} (default 1 GiB) the bytes before it up to {@code
+ * large.footer.prefetch.size} (default 9 MiB) from the end, with a GET of their own.
  *
- * @param footerPrefetchSize the tail fetched for files up to the threshold
- * @param largeFooterPrefetchSize the tail fetched for larger files
+ * @param footerPrefetchSize the tail fetched for every file; the footer is parsed once it is in
+ * @param largeFooterPrefetchSize how far from the end larger files are fetched
  * @param largeFileThreshold the size above which a file counts as large
  * @param prefetchMode which learned columns are prefetched ({@code prefetch.mode}, ROW_GROUP)
  * @param historySize how many schemas' columns are remembered ({@code history.size}, 1000)
@@ -42,7 +43,15 @@ record ParquetSettings(
 
   /** The tail to fetch at open of a file of {@code fileLength} bytes. */
   long tailSize(long fileLength) {
-    long size = fileLength > largeFileThreshold ? largeFooterPrefetchSize : footerPrefetchSize;
+    long size =
+        fileLength > largeFileThreshold
+            ? Math.max(largeFooterPrefetchSize, footerPrefetchSize)
+            : footerPrefetchSize;
     return Math.min(size, fileLength);
+  }
+
+  /** The end of the tail that is fetched first, and parsed as soon as it is in. */
+  long footerSize(long fileLength) {
+    return Math.min(footerPrefetchSize, fileLength);
   }
 }

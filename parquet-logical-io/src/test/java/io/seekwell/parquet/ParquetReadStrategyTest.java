@@ -82,10 +82,42 @@ class ParquetReadStrategyTest {
         prefetcher.prefetched);
   }
 
+  @Test
+  void aLargeFilesFooterIsFetchedWithItsOwnGetAndTheBytesBeforeItInParallel() throws Exception {
+    // Every file counts as large here: the last 64 KiB first, the 960 KiB before them alongside.
+    ParquetSettings settings =
+        new ParquetSettings(64 * 1024, 1024 * 1024, 0, PrefetchMode.ROW_GROUP, 10, 1024 * 1024);
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher();
+    ParquetReadStrategy strategy = open(prefetcher, settings);
+
+    ParquetFooter footer = strategy.footer().get();
+
+    long length = file.length;
+    assertEquals(List.of(ByteRange.of(length - 64 * 1024, length - 1)), prefetcher.fetched);
+    assertEquals(
+        List.of(ByteRange.of(length - 1024 * 1024, length - 64 * 1024 - 1)), prefetcher.prefetched);
+    assertEquals(rowGroups(footer) * 20, footer.columnChunks().size());
+  }
+
+  @Test
+  void aFooterLongerThanTheTailIsCompletedWithOneMoreFetch() throws Exception {
+    ParquetSettings settings =
+        new ParquetSettings(512, 512, Long.MAX_VALUE, PrefetchMode.ROW_GROUP, 10, 1024 * 1024);
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher();
+
+    ParquetFooter footer = open(prefetcher, settings).footer().get();
+
+    assertEquals(2, prefetcher.fetched.size());
+    assertEquals(footer, open(new RecordingPrefetcher()).footer().get());
+  }
+
   private static ParquetReadStrategy open(Prefetcher prefetcher) {
+    return open(prefetcher, ParquetSettings.DEFAULT);
+  }
+
+  private static ParquetReadStrategy open(Prefetcher prefetcher, ParquetSettings settings) {
     ParquetReadStrategy strategy =
-        new ParquetReadStrategy(
-            prefetcher, ParquetSettings.DEFAULT, Runnable::run, new ColumnHistory(10));
+        new ParquetReadStrategy(prefetcher, settings, Runnable::run, new ColumnHistory(10));
     strategy.onOpen();
     return strategy;
   }
@@ -102,10 +134,11 @@ class ParquetReadStrategyTest {
         .toList();
   }
 
-  /** Serves the local file's bytes and records what is prefetched, without fetching it. */
+  /** Serves the local file's bytes and records what is fetched and prefetched (never served). */
   private static final class RecordingPrefetcher implements Prefetcher {
 
     final List<ByteRange> prefetched = new CopyOnWriteArrayList<>();
+    final List<ByteRange> fetched = new CopyOnWriteArrayList<>();
 
     @Override
     public String objectName() {
@@ -125,6 +158,7 @@ class ParquetReadStrategyTest {
 
     @Override
     public CompletableFuture<byte[]> fetch(ByteRange range) {
+      fetched.add(range);
       return CompletableFuture.completedFuture(
           Arrays.copyOfRange(file, (int) range.start(), (int) range.end() + 1));
     }
