@@ -7,7 +7,6 @@ import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.logical.FormatPlugin;
 import io.seekwell.logical.Prefetcher;
 import io.seekwell.logical.ReadStrategy;
-import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -53,24 +52,12 @@ public final class ParquetFormatPlugin implements FormatPlugin {
 
   @Override
   public ReadStrategy newStrategy(Prefetcher prefetcher) {
-    ParquetReadStrategy strategy = new ParquetReadStrategy(prefetcher, settings, parser, history);
-    return new ReadStrategy() {
-      @Override
-      public void onOpen() {
-        strategy.onOpen();
-        strategy.footer().thenAccept(footer -> footers.put(prefetcher.objectName(), footer));
-      }
-
-      @Override
-      public void beforeRead(long position, long length) throws IOException {
-        strategy.beforeRead(position, length);
-      }
-
-      @Override
-      public void beforePositionalRead(long position, long length) throws IOException {
-        strategy.beforePositionalRead(position, length);
-      }
-    };
+    return new ParquetReadStrategy(
+        prefetcher,
+        settings,
+        parser,
+        history,
+        footer -> footers.put(prefetcher.objectName(), footer));
   }
 
   /** The most recently parsed footer of {@code objectName} ({@code s3://bucket/key}). */

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * What a stream over a Parquet file reads ahead. At open: one GET for the file's tail (footer and
@@ -37,6 +38,7 @@ final class ParquetReadStrategy implements ReadStrategy {
   private final Executor parser;
   private final ColumnHistory history;
   private final String file;
+  private final Consumer<ParquetFooter> footerListener;
   private final Set<Long> prefetchedChunks = ConcurrentHashMap.newKeySet();
   private ByteRange footerTail;
   private CompletableFuture<Layout> layout =
@@ -54,9 +56,18 @@ final class ParquetReadStrategy implements ReadStrategy {
     }
   }
 
+  /**
+   * A strategy for one stream; {@code footerListener} is given the footer once it is parsed (on a
+   * parser thread).
+   */
   ParquetReadStrategy(
-      Prefetcher prefetcher, ParquetSettings settings, Executor parser, ColumnHistory history) {
+      Prefetcher prefetcher,
+      ParquetSettings settings,
+      Executor parser,
+      ColumnHistory history,
+      Consumer<ParquetFooter> footerListener) {
     this.prefetcher = prefetcher;
+    this.footerListener = footerListener;
     this.settings = settings;
     this.parser = parser;
     this.history = history;
@@ -82,6 +93,7 @@ final class ParquetReadStrategy implements ReadStrategy {
             .thenComposeAsync(bytes -> footerFrom(footerTail, bytes), parser)
             .thenApply(this::layoutOf)
             .whenComplete((parsed, failure) -> predictAtOpen(parsed));
+    layout.thenAccept(parsed -> footerListener.accept(parsed.footer()));
   }
 
   /** The parsed footer, once the tail is in; fails if the file is not valid Parquet. */

@@ -4,14 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.common.ByteRange;
+import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.logical.Prefetcher;
+import io.seekwell.logical.ReadStrategy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +35,7 @@ class ParquetReadStrategyTest {
 
   @Test
   void aVectoredReadIsLearnedAsOneBatchAndItsNextRowGroupFetchedAsOneRun() throws Exception {
-    RecordingPrefetcher prefetcher = new RecordingPrefetcher();
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
     ParquetReadStrategy strategy = open(prefetcher);
     ParquetFooter footer = strategy.footer().get();
     assertTrue(rowGroups(footer) >= 3, "the file needs at least three row groups");
@@ -50,8 +51,26 @@ class ParquetReadStrategyTest {
   }
 
   @Test
+  void thePluginsStrategyLearnsAVectoredReadAsOneBatch() throws Exception {
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
+    try (ParquetFormatPlugin plugin = new ParquetFormatPlugin()) {
+      plugin.configure(ConnectorConfiguration.empty());
+      ReadStrategy strategy = plugin.newStrategy(prefetcher);
+      strategy.onOpen();
+      ParquetFooter footer = awaitFooter(plugin, prefetcher.objectName());
+
+      strategy.beforeVectoredRead(projectedChunks(footer, 0));
+
+      List<ByteRange> next = projectedChunks(footer, 1);
+      assertEquals(
+          List.of(ByteRange.of(next.get(0).start(), next.get(next.size() - 1).end())),
+          prefetcher.prefetched);
+    }
+  }
+
+  @Test
   void readsOneAtATimePrefetchEachColumnWhenItIsLearned() throws Exception {
-    RecordingPrefetcher prefetcher = new RecordingPrefetcher();
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
     ParquetReadStrategy strategy = open(prefetcher);
     ParquetFooter footer = strategy.footer().get();
 
@@ -64,7 +83,7 @@ class ParquetReadStrategyTest {
 
   @Test
   void aChunkIsPrefetchedOnlyOnce() throws Exception {
-    RecordingPrefetcher prefetcher = new RecordingPrefetcher();
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
     ParquetReadStrategy strategy = open(prefetcher);
     ParquetFooter footer = strategy.footer().get();
 
@@ -87,7 +106,7 @@ class ParquetReadStrategyTest {
     // Every file counts as large here: the last 64 KiB first, the 960 KiB before them alongside.
     ParquetSettings settings =
         new ParquetSettings(64 * 1024, 1024 * 1024, 0, PrefetchMode.ROW_GROUP, 10, 1024 * 1024);
-    RecordingPrefetcher prefetcher = new RecordingPrefetcher();
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
     ParquetReadStrategy strategy = open(prefetcher, settings);
 
     ParquetFooter footer = strategy.footer().get();
@@ -103,12 +122,25 @@ class ParquetReadStrategyTest {
   void aFooterLongerThanTheTailIsCompletedWithOneMoreFetch() throws Exception {
     ParquetSettings settings =
         new ParquetSettings(512, 512, Long.MAX_VALUE, PrefetchMode.ROW_GROUP, 10, 1024 * 1024);
-    RecordingPrefetcher prefetcher = new RecordingPrefetcher();
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
 
     ParquetFooter footer = open(prefetcher, settings).footer().get();
 
     assertEquals(2, prefetcher.fetched.size());
-    assertEquals(footer, open(new RecordingPrefetcher()).footer().get());
+    assertEquals(footer, open(new RecordingPrefetcher(file)).footer().get());
+  }
+
+  private static ParquetFooter awaitFooter(ParquetFormatPlugin plugin, String objectName)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (System.nanoTime() < deadline) {
+      Optional<ParquetFooter> footer = plugin.footer(objectName);
+      if (footer.isPresent()) {
+        return footer.get();
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError("no footer parsed for " + objectName + " within 10 s");
   }
 
   private static ParquetReadStrategy open(Prefetcher prefetcher) {
@@ -117,7 +149,8 @@ class ParquetReadStrategyTest {
 
   private static ParquetReadStrategy open(Prefetcher prefetcher, ParquetSettings settings) {
     ParquetReadStrategy strategy =
-        new ParquetReadStrategy(prefetcher, settings, Runnable::run, new ColumnHistory(10));
+        new ParquetReadStrategy(
+            prefetcher, settings, Runnable::run, new ColumnHistory(10), footer -> {});
     strategy.onOpen();
     return strategy;
   }
@@ -132,35 +165,5 @@ class ParquetReadStrategyTest {
         .map(ColumnChunk::range)
         .sorted()
         .toList();
-  }
-
-  /** Serves the local file's bytes and records what is fetched and prefetched (never served). */
-  private static final class RecordingPrefetcher implements Prefetcher {
-
-    final List<ByteRange> prefetched = new CopyOnWriteArrayList<>();
-    final List<ByteRange> fetched = new CopyOnWriteArrayList<>();
-
-    @Override
-    public String objectName() {
-      return "s3://bucket/table.parquet";
-    }
-
-    @Override
-    public long objectLength() {
-      return file.length;
-    }
-
-    @Override
-    public boolean prefetch(ByteRange range) {
-      prefetched.add(range);
-      return true;
-    }
-
-    @Override
-    public CompletableFuture<byte[]> fetch(ByteRange range) {
-      fetched.add(range);
-      return CompletableFuture.completedFuture(
-          Arrays.copyOfRange(file, (int) range.start(), (int) range.end() + 1));
-    }
   }
 }
