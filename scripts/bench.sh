@@ -17,7 +17,7 @@ else
   # W7 cannot run here on the streams that abort GETs: with 16 streams at once Toxiproxy keeps
   # reading every aborted response into memory and is killed by the kernel.
   run_benchmarks_class io.seekwell.bench.Benchmark "${S3_ARGS[@]}" --scale full --iterations 5 \
-    --skip W7:iceberg-default,W7:s3a-classic,W7:aal \
-    --skip-reason "Iceberg's and S3A's streams abort many GETs that reach to the end of the 1 GiB objects; with 16 concurrent streams Toxiproxy kept reading each aborted response from MinIO into memory and was killed by the kernel's OOM killer at 22 GB resident on this 24 GiB machine. AAL 1.3.1 ran its W7 warm-up, then in its first measured iteration Toxiproxy was killed the same way (AAL's GETs failed with 'Connection reset'); in an earlier run one of its GETs failed after 35 s and the vectored-read future waiting on it never completed (parquet-java's 300 s timeout)" \
+    --skip W7:iceberg-default,W7:s3a-classic \
+    --skip-reason "Iceberg's and S3A's streams abort many GETs that reach to the end of the 1 GiB objects; with 16 concurrent streams Toxiproxy kept reading each aborted response from MinIO into memory and was killed by the kernel's OOM killer at 22 GB resident on this 24 GiB machine" \
     "${PASS_ARGS[@]}"
 fi
