@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
  * buffered the rest of aborted GETs keeps gigabytes of memory it does not give back, which would
  * slow down whichever read path runs after it.
  *
- * <p>Not thread-safe; closing it stops the process.
+ * <p>Thread-safe: closing it (also from a shutdown hook) stops the process, and no process is
+ * started after that.
  */
 final class ToxiproxyServer implements AutoCloseable {
 
@@ -23,6 +24,7 @@ final class ToxiproxyServer implements AutoCloseable {
   private final int apiPort;
   private final int proxyPort;
   private Process process;
+  private boolean closed;
 
   private ToxiproxyServer(Path binary, Path log, URI upstream) throws IOException {
     this.binary = binary;
@@ -36,6 +38,8 @@ final class ToxiproxyServer implements AutoCloseable {
   static ToxiproxyServer start(Path binary, Path log, URI upstream)
       throws IOException, InterruptedException {
     ToxiproxyServer server = new ToxiproxyServer(binary, log, upstream);
+    // An interrupted run (Ctrl-C) ends the JVM without closing the server: stop it then too.
+    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "toxiproxy-stop"));
     server.launch();
     return server;
   }
@@ -52,17 +56,13 @@ final class ToxiproxyServer implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
+    closed = true;
     stop();
   }
 
   private void launch() throws IOException, InterruptedException {
-    process =
-        new ProcessBuilder(
-                binary.toString(), "-host", "127.0.0.1", "-port", Integer.toString(apiPort))
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .start();
+    startProcess();
     URI api = URI.create("http://127.0.0.1:" + apiPort);
     if (!AwaitHttp.await(api.resolve("/version"))) {
       stop();
@@ -71,7 +71,19 @@ final class ToxiproxyServer implements AutoCloseable {
     new Toxiproxy(api).createS3Profile(PROXY, proxyPort, upstream);
   }
 
-  private void stop() {
+  private synchronized void startProcess() throws IOException {
+    if (closed) {
+      throw new IOException("Toxiproxy is stopped: the benchmark is ending");
+    }
+    process =
+        new ProcessBuilder(
+                binary.toString(), "-host", "127.0.0.1", "-port", Integer.toString(apiPort))
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .start();
+  }
+
+  private synchronized void stop() {
     if (process == null) {
       return;
     }
