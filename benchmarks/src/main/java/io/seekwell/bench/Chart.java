@@ -24,7 +24,8 @@ final class Chart {
 
   private static final int WIDTH = 760;
   private static final int HEIGHT = 480;
-  private static final double AXIS_FLOOR = 0.05;
+  private static final double AXIS_FLOOR = 0.005;
+  private static final double SMALLEST_BAR = 2 * AXIS_FLOOR;
 
   private Chart() {}
 
@@ -65,9 +66,9 @@ final class Chart {
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
     chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
     chart.getStyler().setYAxisLogarithmic(true);
-    // Bars start at the axis floor (a log axis has no 0); ratios below it are drawn at it.
+    // Bars start at the axis floor (a log axis has no 0); smaller ratios get the smallest bar.
     chart.getStyler().setYAxisMin(AXIS_FLOOR);
-    chart.getStyler().setYAxisDecimalPattern("0.##");
+    chart.getStyler().setYAxisDecimalPattern("0.###");
     chart.getStyler().setChartBackgroundColor(Color.WHITE);
     // Every series needs the same categories: the workloads AAL ran. A path that did not run one
     // of them (skipped or failed) has no bar there.
@@ -84,11 +85,13 @@ final class Chart {
       for (Workload workload : workloads) {
         List<Benchmark.Sample> samples = results.get(workload).get(path);
         double reference = Report.median(results.get(workload).get("aal"), measure);
-        // A log axis cannot show 0: a path with no GETs is drawn at the axis floor.
+        // A log axis cannot show 0: a path with no GETs gets the smallest bar.
         ratios.add(
             samples == null || samples.isEmpty()
                 ? null
-                : reference == 0 ? 1 : Math.max(0.01, Report.median(samples, measure) / reference));
+                : reference == 0
+                    ? 1
+                    : Math.max(SMALLEST_BAR, Report.median(samples, measure) / reference));
       }
       if (ratios.stream().anyMatch(Objects::nonNull)) {
         chart.addSeries(path, categories, ratios);
