@@ -1,9 +1,9 @@
 package io.seekwell.bench;
 
+import io.seekwell.testing.Processes;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A Toxiproxy server the benchmark owns, with the {@code s3} profile in front of one endpoint.
@@ -84,18 +84,9 @@ final class ToxiproxyServer implements AutoCloseable {
   }
 
   private synchronized void stop() {
-    if (process == null) {
-      return;
+    if (process != null) {
+      Processes.stop(process);
+      process = null;
     }
-    process.destroy();
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
-    process = null;
   }
 }

@@ -44,10 +44,7 @@ class ParquetReadStrategyTest {
     strategy.beforeVectoredRead(projectedChunks(footer, 0));
 
     // The three chunks of row group 1 lie within the merge gap of each other: one run.
-    List<ByteRange> next = projectedChunks(footer, 1);
-    assertEquals(
-        List.of(ByteRange.of(next.get(0).start(), next.get(next.size() - 1).end())),
-        prefetcher.prefetched);
+    assertEquals(List.of(projectedRun(footer, 1)), prefetcher.prefetched);
   }
 
   @Test
@@ -61,10 +58,7 @@ class ParquetReadStrategyTest {
 
       strategy.beforeVectoredRead(projectedChunks(footer, 0));
 
-      List<ByteRange> next = projectedChunks(footer, 1);
-      assertEquals(
-          List.of(ByteRange.of(next.get(0).start(), next.get(next.size() - 1).end())),
-          prefetcher.prefetched);
+      assertEquals(List.of(projectedRun(footer, 1)), prefetcher.prefetched);
     }
   }
 
@@ -92,13 +86,7 @@ class ParquetReadStrategyTest {
     strategy.beforeVectoredRead(projectedChunks(footer, 1).subList(0, 1));
 
     // Reading row group 1's first chunk prefetches row group 2's, nothing of row group 1 again.
-    List<ByteRange> next = projectedChunks(footer, 1);
-    List<ByteRange> afterNext = projectedChunks(footer, 2);
-    assertEquals(
-        List.of(
-            ByteRange.of(next.get(0).start(), next.get(next.size() - 1).end()),
-            ByteRange.of(afterNext.get(0).start(), afterNext.get(afterNext.size() - 1).end())),
-        prefetcher.prefetched);
+    assertEquals(List.of(projectedRun(footer, 1), projectedRun(footer, 2)), prefetcher.prefetched);
   }
 
   @Test
@@ -157,6 +145,12 @@ class ParquetReadStrategyTest {
 
   private static int rowGroups(ParquetFooter footer) {
     return footer.metadata().getRow_groups().size();
+  }
+
+  /** From the first projected chunk of {@code rowGroup} to the end of its last. */
+  private static ByteRange projectedRun(ParquetFooter footer, int rowGroup) {
+    List<ByteRange> chunks = projectedChunks(footer, rowGroup);
+    return ByteRange.of(chunks.get(0).start(), chunks.get(chunks.size() - 1).end());
   }
 
   private static List<ByteRange> projectedChunks(ParquetFooter footer, int rowGroup) {
