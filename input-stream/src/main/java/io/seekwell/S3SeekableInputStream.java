@@ -14,7 +14,10 @@ import java.util.function.IntFunction;
 
 /**
  * A seekable stream over one version of one S3 object, reading through its factory's shared cache.
- * Not thread-safe: use one stream per thread. Follows Hadoop's {@code FSDataInputStream} contract:
+ * The position-moving calls ({@code read}, {@code seek}, {@code skip}) are for one thread at a time;
+ * the positional calls ({@link #readFully(long, byte[], int, int)}, {@link #readTail} and {@link
+ * #readVectored}) may come from many threads at once, as Hadoop's {@code PositionedReadable}
+ * requires, and never move the position. Follows Hadoop's {@code FSDataInputStream} contract:
  * reads at the end return -1, seeks outside {@code [0, length]} and positional reads past the end
  * throw {@link EOFException}, bad buffer bounds throw {@link IndexOutOfBoundsException}, and every
  * call after {@link #close()} throws {@code IOException("Stream is closed")}.
@@ -28,7 +31,7 @@ public final class S3SeekableInputStream extends SeekableInputStream {
   private final long length;
   private final byte[] oneByte = new byte[1];
   private long position;
-  private boolean closed;
+  private volatile boolean closed;
 
   S3SeekableInputStream(
       S3URI uri, ObjectReader reader, ReadStrategy strategy, VectoredReads vectored) {
@@ -63,7 +66,9 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     if (position >= length) {
       return -1;
     }
-    strategy.beforeRead(position, 1);
+    synchronized (strategy) {
+      strategy.beforeRead(position, 1);
+    }
     reader.read(position, oneByte, 0, 1);
     position++;
     return oneByte[0] & 0xFF;
@@ -79,7 +84,9 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     if (position >= length) {
       return -1;
     }
-    strategy.beforeRead(position, len);
+    synchronized (strategy) {
+      strategy.beforeRead(position, len);
+    }
     int n = reader.read(position, buffer, offset, len);
     position += n;
     return n;
@@ -127,7 +134,9 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     ensureOpen();
     Objects.checkFromIndexSize(offset, len, buffer.length);
     checkWithinObject(start, len);
-    strategy.beforePositionalRead(start, len);
+    synchronized (strategy) {
+      strategy.beforePositionalRead(start, len);
+    }
     readExactly(start, buffer, offset, len);
   }
 
@@ -139,7 +148,9 @@ public final class S3SeekableInputStream extends SeekableInputStream {
       throw new EOFException(
           "Cannot read the last " + len + " bytes of " + uri + ": it has " + length);
     }
-    strategy.beforePositionalRead(length - len, len);
+    synchronized (strategy) {
+      strategy.beforePositionalRead(length - len, len);
+    }
     readExactly(length - len, buffer, offset, len);
     return len;
   }
@@ -160,11 +171,14 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     Objects.requireNonNull(allocate, "allocate");
     Objects.requireNonNull(release, "release");
     List<ObjectRange> sorted = VectoredReads.validated(uri, ranges);
-    strategy.beforeVectoredRead(
+    List<ByteRange> readable =
         sorted.stream()
-            .filter(range -> range.getLength() > 0)
+            .filter(range -> range.getLength() > 0 && range.getLength() <= length - range.getOffset())
             .map(range -> ByteRange.ofLength(range.getOffset(), range.getLength()))
-            .toList());
+            .toList();
+    synchronized (strategy) {
+      strategy.beforeVectoredRead(readable);
+    }
     vectored.read(uri, reader, sorted, allocate, release);
   }
 
@@ -179,7 +193,7 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     if (start < 0) {
       throw new EOFException("Cannot read at a negative position " + start + " in " + uri);
     }
-    if (start + len > length) {
+    if (len > length - start) {
       throw new EOFException(
           "Cannot read " + len + " bytes at " + start + ": " + uri + " has " + length + " bytes");
     }
@@ -191,12 +205,18 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     }
   }
 
-  /** Releases the stream's hold on the object; closing twice does nothing. */
+  /**
+   * Stops the stream's read strategy (no GET starts for it afterwards) and releases its hold on the
+   * object; closing twice does nothing.
+   */
   @Override
   public void close() {
     if (!closed) {
       closed = true;
       reader.close();
+      synchronized (strategy) {
+        strategy.close();
+      }
     }
   }
 }

@@ -3,6 +3,9 @@ package io.seekwell;
 import io.seekwell.client.RetryingObjectClient;
 import io.seekwell.client.S3SdkObjectClient;
 import io.seekwell.client.S3SyncSdkObjectClient;
+import io.seekwell.common.concurrent.Futures;
+import io.seekwell.common.concurrent.Scheduler;
+import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.common.object.MeteredObjectClient;
@@ -15,12 +18,8 @@ import io.seekwell.physical.FetchContext;
 import io.seekwell.physical.ObjectReader;
 import io.seekwell.physical.PhysicalIO;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -43,46 +42,51 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
   private volatile boolean closed;
 
   /**
-   * A factory reading through {@code client}. Its metrics count the requests the factory makes
-   * through the client (retries inside the client are the client's own).
+   * A factory reading through {@code client}, behind Seekwell's resilience layer ({@link
+   * RetryingObjectClient}: retries, hedged GETs, stall detection, resumed bodies). For a client
+   * whose SDK retries by itself (CRT), set {@code client.retry.max.attempts=1}: cut bodies are
+   * still resumed. Its metrics count every request sent, retries and hedges included.
    */
   public S3SeekableInputStreamFactory(
       ObjectClient client, S3SeekableInputStreamConfiguration configuration) {
-    this(new Metrics(), client, configuration, false);
+    this(client, configuration, Scheduler.daemon("seekwell-retry-scheduler-"), Ticker.system());
   }
 
   /**
-   * A factory over an {@link S3AsyncClient} built with the Netty HTTP client, with Seekwell's
-   * retries. For the CRT client, which retries by itself, wrap it in an {@code S3SdkObjectClient}
-   * and use {@link #S3SeekableInputStreamFactory(ObjectClient,
-   * S3SeekableInputStreamConfiguration)}.
+   * As {@link #S3SeekableInputStreamFactory(ObjectClient, S3SeekableInputStreamConfiguration)},
+   * with the timer and the time the caller gives (tests move time themselves). The factory closes
+   * {@code scheduler}.
    */
   public S3SeekableInputStreamFactory(
-      S3AsyncClient s3, S3SeekableInputStreamConfiguration configuration) {
-    this(new Metrics(), new S3SdkObjectClient(s3, configuration.client()), configuration, true);
-  }
-
-  /** A factory over a blocking {@link S3Client}, with Seekwell's retries. */
-  public S3SeekableInputStreamFactory(
-      S3Client s3, S3SeekableInputStreamConfiguration configuration) {
-    this(new Metrics(), new S3SyncSdkObjectClient(s3, configuration.client()), configuration, true);
-  }
-
-  private S3SeekableInputStreamFactory(
-      Metrics metrics,
       ObjectClient client,
       S3SeekableInputStreamConfiguration configuration,
-      boolean withRetries) {
+      Scheduler scheduler,
+      Ticker ticker) {
     Objects.requireNonNull(client, "client");
     this.configuration = Objects.requireNonNull(configuration, "configuration");
-    this.metrics = metrics;
-    ObjectClient metered = new MeteredObjectClient(client, metrics);
+    this.metrics = new Metrics();
     this.client =
-        withRetries ? new RetryingObjectClient(metered, configuration.client(), metrics) : metered;
-    this.physicalIO = new PhysicalIO(this.client, configuration.physicalIO(), metrics);
+        new RetryingObjectClient(
+            new MeteredObjectClient(client, metrics),
+            configuration.client(),
+            metrics,
+            scheduler,
+            ticker);
+    this.physicalIO = new PhysicalIO(this.client, configuration.physicalIO(), metrics, ticker);
     this.strategies = new ReadStrategySelector(configuration);
-    this.vectored =
-        new VectoredReads(physicalIO::mergeGap, configuration.physicalIO().readTimeout().toNanos());
+    this.vectored = new VectoredReads(physicalIO::mergeGap);
+  }
+
+  /** A factory over an {@link S3AsyncClient}, built with the Netty HTTP client or the CRT. */
+  public S3SeekableInputStreamFactory(
+      S3AsyncClient s3, S3SeekableInputStreamConfiguration configuration) {
+    this(new S3SdkObjectClient(s3), configuration);
+  }
+
+  /** A factory over a blocking {@link S3Client}. */
+  public S3SeekableInputStreamFactory(
+      S3Client s3, S3SeekableInputStreamConfiguration configuration) {
+    this(new S3SyncSdkObjectClient(s3, configuration.client()), configuration);
   }
 
   /** Opens a stream over {@code uri}, asking the store for its length and ETag. */
@@ -128,23 +132,13 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     if (information.objectMetadata().isPresent()) {
       return information.objectMetadata().get();
     }
-    long timeout = configuration.physicalIO().readTimeout().toNanos();
-    try {
-      return physicalIO
-          .metadata(
-              uri.location(),
-              information.requestOptions(),
-              () -> information.requestCallback().onHeadRequest(uri))
-          .get(timeout, TimeUnit.NANOSECONDS);
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      throw cause instanceof IOException io ? io : new IOException(cause.getMessage(), cause);
-    } catch (TimeoutException e) {
-      throw new InterruptedIOException("No metadata in time for " + uri);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("Interrupted while opening " + uri);
-    }
+    return Futures.await(
+        physicalIO.metadata(
+            uri.location(),
+            information.requestOptions(),
+            () -> information.requestCallback().onHeadRequest(uri)),
+        configuration.physicalIO().readTimeout().toNanos(),
+        "HEAD " + uri);
   }
 
   /**

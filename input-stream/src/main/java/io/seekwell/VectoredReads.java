@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
@@ -22,16 +21,15 @@ import java.util.function.LongSupplier;
  * into runs that the physical layer splits into GETs of equal parts of at most the target request
  * size (a range may so complete from two GETs), sends them all at once, and completes each range's
  * future as soon as its own bytes are in, on the thread that received them, so no thread waits per
- * range. Thread-safe; one per factory.
+ * range. Ranges no memory can be found for are read with GETs of their own on fetch threads,
+ * straight into their buffers. Thread-safe; one per factory.
  */
 final class VectoredReads {
 
   private final LongSupplier mergeGap;
-  private final long timeoutNanos;
 
-  VectoredReads(LongSupplier mergeGap, long timeoutNanos) {
+  VectoredReads(LongSupplier mergeGap) {
     this.mergeGap = mergeGap;
-    this.timeoutNanos = timeoutNanos;
   }
 
   /**
@@ -48,7 +46,7 @@ final class VectoredReads {
     long length = reader.length();
     List<ObjectRange> readable = new ArrayList<>();
     for (ObjectRange range : sorted) {
-      if (range.getOffset() + range.getLength() > length) {
+      if (range.getLength() > length - range.getOffset()) {
         range
             .getByteBuffer()
             .completeExceptionally(
@@ -82,11 +80,9 @@ final class VectoredReads {
     ByteRange bytes = ByteRange.ofLength(range.getOffset(), range.getLength());
     CompletableFuture<Void> copied = reader.copyWhenArrived(bytes, buffer, index);
     if (copied == null) {
-      copied = readNow(reader, bytes, buffer, index);
+      copied = reader.readDirect(bytes, buffer, index);
     }
-    copied
-        .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS)
-        .whenComplete(
+    copied.whenComplete(
             (ignored, failure) -> {
               if (failure == null) {
                 buffer.limit(index + range.getLength()).position(index);
@@ -99,22 +95,6 @@ final class VectoredReads {
                         failure instanceof CompletionException ? failure.getCause() : failure);
               }
             });
-  }
-
-  /** Reads bytes that are neither cached nor in flight (no memory for them) on this thread. */
-  private static CompletableFuture<Void> readNow(
-      ObjectReader reader, ByteRange bytes, ByteBuffer buffer, int index) {
-    try {
-      byte[] copy = new byte[(int) bytes.length()];
-      int done = 0;
-      while (done < copy.length) {
-        done += reader.read(bytes.start() + done, copy, done, copy.length - done);
-      }
-      buffer.put(index, copy);
-      return CompletableFuture.completedFuture(null);
-    } catch (IOException | RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
-    }
   }
 
   /** Ranges in order of offset, checked: no negative offset or length, no overlap. */
@@ -130,7 +110,7 @@ final class VectoredReads {
     sorted.sort(Comparator.comparingLong(ObjectRange::getOffset));
     for (int i = 1; i < sorted.size(); i++) {
       ObjectRange previous = sorted.get(i - 1);
-      if (previous.getOffset() + previous.getLength() > sorted.get(i).getOffset()) {
+      if (previous.getLength() > sorted.get(i).getOffset() - previous.getOffset()) {
         throw new IllegalArgumentException(
             "Overlapping ranges " + previous + " and " + sorted.get(i) + " for " + uri);
       }

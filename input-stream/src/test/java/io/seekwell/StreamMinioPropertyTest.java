@@ -52,7 +52,7 @@ class StreamMinioPropertyTest {
         StreamModelPropertyTest.smallRequests(repetition.getCurrentRepetition() % 2 == 0);
     try (S3SeekableInputStreamFactory factory =
             StreamModelPropertyTest.factory(
-                new S3SdkObjectClient(s3, ObjectClientConfiguration.defaults()), physicalIO);
+                new S3SdkObjectClient(s3), physicalIO);
         S3SeekableInputStream stream =
             factory.createStream(S3URI.of(bucket.name(), "model/object.bin"))) {
       StreamModelPropertyTest.applyAll(ops, stream, new StreamModelPropertyTest.Model(CONTENT));

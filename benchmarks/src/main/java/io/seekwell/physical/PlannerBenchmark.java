@@ -40,13 +40,13 @@ public class PlannerBenchmark {
 
   @Setup
   public void cacheBlocks() {
-    ObjectKey key = new ObjectKey(ObjectLocation.of("bucket", "table.parquet"), "e", OBJECT_LENGTH);
+    ObjectKey key = new ObjectKey(new ScopedLocation(ObjectLocation.of("bucket", "table.parquet"), ""), "e", OBJECT_LENGTH);
     MemoryBudget budget = new MemoryBudget(Long.MAX_VALUE);
     SplittableRandom random = new SplittableRandom(5);
     while (blocks.size() < 2000) {
       long start = random.nextLong(OBJECT_LENGTH / BLOCK) * BLOCK;
       ByteRange range = ByteRange.ofLength(start, BLOCK);
-      blocks.put(start, new Block(new BlockKey(key, start), range, budget));
+      blocks.put(start, new Block(new BlockKey(new ObjectBlocks(key), start), range, budget));
     }
     long candidate = 0;
     while (blocks.floorKey(candidate) != null

@@ -5,13 +5,18 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * Decides what one stream reads ahead. Called on the stream's thread, before the read it is told
- * about; it asks for bytes through its {@link Prefetcher} and never blocks on I/O.
+ * Decides what one stream reads ahead. Called before the read it is told about, by one thread at a
+ * time (the stream serializes its calls); it asks for bytes through its {@link Prefetcher} and
+ * never blocks on I/O. Work it started on its own threads must stop asking for bytes once it is
+ * closed; the stream's prefetcher refuses them after the stream is closed anyway.
  */
 public interface ReadStrategy {
 
   /** No read-ahead. */
   ReadStrategy NONE = (position, length) -> {};
+
+  /** The stream was closed: stop any work started for it. */
+  default void close() {}
 
   /** The stream was opened. */
   default void onOpen() throws IOException {}

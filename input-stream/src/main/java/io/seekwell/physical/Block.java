@@ -33,7 +33,10 @@ final class Block {
 
   private final BlockKey key;
   private final ByteRange range;
-  private final byte[] data;
+  private final int size;
+
+  /** The bytes; null once the memory is released, so that no stale holder keeps it reachable. */
+  private byte[] data;
   private final MemoryBudget budget;
   private final AtomicInteger pins = new AtomicInteger(1);
   private final ReentrantLock lock = new ReentrantLock();
@@ -71,7 +74,8 @@ final class Block {
             : null;
     this.key = key;
     this.range = range;
-    this.data = new byte[Math.toIntExact(range.length())];
+    this.size = Math.toIntExact(range.length());
+    this.data = new byte[size];
     this.budget = budget;
   }
 
@@ -95,16 +99,16 @@ final class Block {
 
   /** Whether readers have copied out the block's last byte: a sequential reader is done with it. */
   boolean isConsumed() {
-    return consumedTo == data.length;
+    return consumedTo == size;
   }
 
   boolean isComplete() {
-    return filled == data.length;
+    return filled == size;
   }
 
   /** The cache weight: zero while filling, so that in-flight blocks are never evicted. */
   int weight() {
-    return isComplete() ? data.length : 0;
+    return isComplete() ? size : 0;
   }
 
   /** Pins the block unless its memory is already released. */
@@ -133,17 +137,23 @@ final class Block {
 
   private void releaseIfUnpinned() {
     if (pins.compareAndSet(0, RELEASED)) {
-      budget.release(data.length);
+      data = null;
+      budget.release(size);
     }
+  }
+
+  /** Bytes of memory the block still holds: its size until released, then 0. */
+  long heldBytes() {
+    return pins.get() == RELEASED ? 0 : size;
   }
 
   /** Receives the block's bytes from {@code body}; readers see each chunk as it arrives. */
   void fillFrom(InputStream body) throws IOException {
-    while (filled < data.length) {
-      int n = body.read(data, filled, Math.min(FILL_CHUNK, data.length - filled));
+    while (filled < size) {
+      int n = body.read(data, filled, Math.min(FILL_CHUNK, size - filled));
       if (n < 0) {
         throw new EOFException(
-            "Body of " + range + " ended after " + filled + " of " + data.length + " bytes");
+            "Body of " + range + " ended after " + filled + " of " + size + " bytes");
       }
       filled += n;
       signal();
@@ -251,9 +261,9 @@ final class Block {
       return 0;
     }
     long unread = 0;
-    for (int granule = 0; granule * (long) GRANULE < data.length; granule++) {
+    for (int granule = 0; granule * (long) GRANULE < size; granule++) {
       if ((readGranules.get(granule / 64) & (1L << (granule % 64))) == 0) {
-        unread += Math.min(GRANULE, data.length - (long) granule * GRANULE);
+        unread += Math.min(GRANULE, size - (long) granule * GRANULE);
       }
     }
     return unread;
@@ -292,7 +302,7 @@ final class Block {
                   + " ms waiting for byte "
                   + (range.start() + from)
                   + " of "
-                  + key.object().location());
+                  + key.owner().key().location());
         }
         remaining = progress.awaitNanos(remaining);
       }
@@ -300,7 +310,7 @@ final class Block {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       InterruptedIOException interrupted =
-          new InterruptedIOException("Interrupted while waiting for " + key.object().location());
+          new InterruptedIOException("Interrupted while waiting for " + key.owner().key().location());
       interrupted.initCause(e);
       throw interrupted;
     } finally {

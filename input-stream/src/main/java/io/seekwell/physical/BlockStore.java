@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.Policy;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.concurrent.DaemonPools;
+import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
@@ -14,16 +15,16 @@ import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectMetadata;
 import java.io.IOException;
-import java.io.InterruptedIOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -50,6 +51,8 @@ final class BlockStore implements AutoCloseable {
   private final long readTimeoutNanos;
   private final Metrics metrics;
   private final LinkStats link = new LinkStats();
+  private final Set<CompletableFuture<ObjectContent>> inFlight = ConcurrentHashMap.newKeySet();
+  private final Set<ObjectContent> bodies = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
   /**
@@ -81,13 +84,16 @@ final class BlockStore implements AutoCloseable {
 
   /**
    * The blocks of {@code key}, counted as used by one more stream. A version opened by length whose
-   * first GET named this ETag is shared rather than fetched again.
+   * first GET named this ETag is shared rather than fetched again. An object opened by length whose
+   * earlier by-length blocks are pinned to a version is only opened so when its metadata is no
+   * longer cached: that version may have been overwritten since, so the new stream gets fresh blocks
+   * and the old ones are dropped (their streams keep reading them until they close).
    */
   ObjectBlocks retain(ObjectKey key) {
     if (key.isPinned() && !objects.containsKey(key)) {
       ObjectBlocks[] pinnedByResponse = new ObjectBlocks[1];
       objects.computeIfPresent(
-          ObjectKey.byLength(key.location(), key.length()),
+          ObjectKey.byLength(key.scope(), key.length()),
           (k, byLength) -> {
             if (key.etag().equals(byLength.etag())) {
               byLength.streamOpened();
@@ -99,13 +105,23 @@ final class BlockStore implements AutoCloseable {
         return pinnedByResponse[0];
       }
     }
-    return objects.compute(
-        key,
-        (k, existing) -> {
-          ObjectBlocks blocks = existing != null ? existing : new ObjectBlocks(k);
-          blocks.streamOpened();
-          return blocks;
-        });
+    ObjectBlocks[] detached = new ObjectBlocks[1];
+    ObjectBlocks retained =
+        objects.compute(
+            key,
+            (k, existing) -> {
+              ObjectBlocks blocks = existing;
+              if (blocks == null || (!k.isPinned() && blocks.etag() != null)) {
+                detached[0] = existing;
+                blocks = new ObjectBlocks(k);
+              }
+              blocks.streamOpened();
+              return blocks;
+            });
+    if (detached[0] != null) {
+      dropBlocks(detached[0]);
+    }
+    return retained;
   }
 
   /**
@@ -117,8 +133,7 @@ final class BlockStore implements AutoCloseable {
   void checkVersion(ObjectBlocks blocks, ObjectContent content) throws ObjectChangedException {
     String pinned = blocks.pin(content.etag());
     if (pinned == null) {
-      metadata.remember(
-          blocks.key().location(), ObjectMetadata.of(blocks.length(), content.etag()));
+      metadata.remember(blocks.key().scope(), ObjectMetadata.of(blocks.length(), content.etag()));
     } else if (!pinned.equals(content.etag())) {
       throw new ObjectChangedException(
           blocks.key().location()
@@ -133,11 +148,11 @@ final class BlockStore implements AutoCloseable {
 
   /** One stream less uses {@code blocks}; the object's state goes when nothing of it is left. */
   void release(ObjectBlocks blocks) {
-    objects.computeIfPresent(
+    objects.compute(
         blocks.key(),
         (k, current) -> {
-          current.streamClosed();
-          return current.isUnused() ? null : current;
+          blocks.streamClosed();
+          return current == blocks && blocks.isUnused() ? null : current;
         });
   }
 
@@ -192,7 +207,7 @@ final class BlockStore implements AutoCloseable {
 
     boolean allows(Block block, ObjectBlocks owner) {
       return switch (this) {
-        case DONE_WITH -> block.isConsumed() || owner == null || !owner.isOpen();
+        case DONE_WITH -> block.isConsumed() || !owner.isOpen();
         case READ -> block.wasRead();
         case ANY -> true;
       };
@@ -228,7 +243,7 @@ final class BlockStore implements AutoCloseable {
     long freed = 0;
     while (freed < deficit && coldestFirst.hasNext()) {
       Block block = coldestFirst.next().getValue();
-      if (block.weight() > 0 && kind.allows(block, objects.get(block.key().object()))) {
+      if (block.weight() > 0 && kind.allows(block, block.key().owner())) {
         victims.add(block);
         freed += block.weight();
       }
@@ -237,7 +252,7 @@ final class BlockStore implements AutoCloseable {
   }
 
   private void start(ObjectBlocks blocks, ByteRange part, FetchContext context, boolean prefetch) {
-    Block block = new Block(new BlockKey(blocks.key(), part.start()), part, budget, prefetch);
+    Block block = new Block(new BlockKey(blocks, part.start()), part, budget, prefetch);
     if (prefetch) {
       metrics.add(Metric.PREFETCHED_BYTES, part.length());
     } else {
@@ -255,61 +270,101 @@ final class BlockStore implements AutoCloseable {
   }
 
   private void receive(ObjectBlocks blocks, Block block, FetchContext context) {
-    ObjectKey key = blocks.key();
     try {
-      context.onGet().accept(block.range());
-      GetRequest request = getRequest(blocks, block.range(), context);
-      long sent = System.nanoTime();
-      try (ObjectContent content =
-          ObjectContent.await(client.getObject(request), readTimeoutNanos)) {
-        long firstByte = System.nanoTime();
-        checkVersion(blocks, content);
-        block.fillFrom(content.stream());
-        link.record(firstByte - sent, block.range().length(), System.nanoTime() - firstByte);
-      }
+      get(blocks, block.range(), context, block::fillFrom);
       cache.asMap().replace(block.key(), block, block);
-    } catch (IOException | ExecutionException | TimeoutException | InterruptedException e) {
-      IOException error = asIoException(e, key, block);
+    } catch (IOException e) {
       // Forget first, so that whoever sees the failure also finds the object forgotten.
       drop(block);
-      if (error instanceof ObjectChangedException) {
-        invalidate(blocks);
-      }
-      block.fail(error);
+      block.fail(e);
     } catch (RuntimeException e) {
       drop(block);
-      block.fail(new IOException("GET " + key.location() + " " + block.range() + " failed", e));
+      block.fail(
+          new IOException("GET " + blocks.key().location() + " " + block.range() + " failed", e));
     } finally {
       block.unpin();
     }
   }
 
-  private static IOException asIoException(Exception e, ObjectKey key, Block block) {
-    if (e instanceof InterruptedException) {
-      Thread.currentThread().interrupt();
-      return new InterruptedIOException(
-          "Interrupted while fetching " + key.location() + " " + block.range());
+  /** Runs {@link #get} on a fetch thread; the future completes when the body is read. */
+  CompletableFuture<Void> getAsync(
+      ObjectBlocks blocks, ByteRange range, FetchContext context, BodyReader reader) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    try {
+      fetchPool.execute(
+          () -> {
+            try {
+              get(blocks, range, context, reader);
+              done.complete(null);
+            } catch (IOException | RuntimeException e) {
+              done.completeExceptionally(e);
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      done.completeExceptionally(new IOException("The stream factory is closed", e));
     }
-    if (e instanceof TimeoutException) {
-      return new InterruptedIOException(
-          "No response in time for " + key.location() + " " + block.range());
-    }
-    Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-    return cause instanceof IOException io ? io : new IOException(cause.getMessage(), cause);
+    return done;
   }
 
-  /** A GET of {@code range} of {@code blocks}' version: with If-Match once the ETag is known. */
-  static GetRequest getRequest(ObjectBlocks blocks, ByteRange range, FetchContext context) {
-    return new GetRequest(
-        blocks.key().location(), range, Optional.ofNullable(blocks.etag()), context.options());
+  /** What reads a GET's body. */
+  interface BodyReader {
+    void read(InputStream body) throws IOException;
+  }
+
+  /**
+   * The one GET routine: sends a GET of {@code range} of {@code blocks}' version (with If-Match
+   * once the version is known), waits for its headers, checks the version, and hands the body to
+   * {@code reader}. A changed object drops the version's cached bytes and metadata. The GET is
+   * aborted if the store closes meanwhile.
+   *
+   * @throws IOException naming the object and the range, if the GET or the body fails
+   */
+  void get(ObjectBlocks blocks, ByteRange range, FetchContext context, BodyReader reader)
+      throws IOException {
+    ensureOpen();
+    context.onGet().accept(range);
+    GetRequest request =
+        new GetRequest(
+            blocks.key().location(), range, Optional.ofNullable(blocks.etag()), context.options());
+    long sent = System.nanoTime();
+    CompletableFuture<ObjectContent> response = client.getObject(request);
+    inFlight.add(response);
+    try {
+      if (closed) {
+        response.cancel(true);
+      }
+      try (ObjectContent content =
+          Futures.awaitClosingLate(response, readTimeoutNanos, "GET " + request.describe())) {
+        long firstByte = System.nanoTime();
+        bodies.add(content);
+        try {
+          checkVersion(blocks, content);
+          reader.read(content.stream());
+        } finally {
+          bodies.remove(content);
+        }
+        link.record(firstByte - sent, range.length(), System.nanoTime() - firstByte);
+      }
+    } catch (ObjectChangedException e) {
+      invalidate(blocks);
+      throw e;
+    } catch (IOException e) {
+      throw closed ? new IOException("The stream factory is closed", e) : e;
+    } finally {
+      inFlight.remove(response);
+    }
   }
 
   /** Drops every cached block of {@code blocks}' version and the object's metadata. */
   void invalidate(ObjectBlocks blocks) {
+    dropBlocks(blocks);
+    metadata.invalidate(blocks.key().scope());
+  }
+
+  private void dropBlocks(ObjectBlocks blocks) {
     for (Block block : blocks.blocks().values()) {
       drop(block);
     }
-    metadata.invalidate(blocks.key().location());
   }
 
   /** Removes a block from the cache at once (not through the eviction policy). */
@@ -337,12 +392,12 @@ final class BlockStore implements AutoCloseable {
   }
 
   private void forgetFromObject(Block block) {
-    ObjectKey key = block.key().object();
-    objects.computeIfPresent(
-        key,
-        (k, blocks) -> {
-          blocks.remove(block);
-          return blocks.isUnused() ? null : blocks;
+    ObjectBlocks owner = block.key().owner();
+    objects.compute(
+        owner.key(),
+        (k, current) -> {
+          owner.remove(block);
+          return current == owner && owner.isUnused() ? null : current;
         });
   }
 
@@ -372,10 +427,15 @@ final class BlockStore implements AutoCloseable {
     return objects.size();
   }
 
-  /** Stops the fetch threads, waiting up to 10 seconds, and drops every block. */
+  /**
+   * Aborts every GET in flight (waiting for headers or receiving a body), stops the fetch threads
+   * and drops every block, so that no thread, connection or reservation is left.
+   */
   @Override
   public void close() {
     closed = true;
+    inFlight.forEach(response -> response.cancel(true));
+    bodies.forEach(Futures::closeQuietly);
     DaemonPools.shutdown(fetchPool);
     IOException closedError = new IOException("The stream factory is closed");
     for (Block block : cache.asMap().values()) {

@@ -2,6 +2,7 @@ package io.seekwell.physical;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectLocation;
@@ -11,21 +12,22 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Object metadata by location, fetched with at most one HEAD per object at a time however many
+ * Object metadata by location and SSE-C key ({@link ScopedLocation}), fetched with at most one HEAD per object at a time however many
  * streams ask (single flight), with bounded entries and a time to live. HEADs of different objects
  * run in parallel: there is no lock across objects. Failed HEADs are not cached. Thread-safe.
  */
 final class MetadataStore {
 
   private final ObjectClient client;
-  private final AsyncCache<ObjectLocation, ObjectMetadata> cache;
+  private final AsyncCache<ScopedLocation, ObjectMetadata> cache;
 
-  MetadataStore(ObjectClient client, PhysicalIOConfiguration configuration) {
+  MetadataStore(ObjectClient client, PhysicalIOConfiguration configuration, Ticker ticker) {
     this.client = client;
     this.cache =
         Caffeine.newBuilder()
             .maximumSize(configuration.metadataCacheSize())
             .expireAfterWrite(configuration.metadataCacheTtl())
+            .ticker(ticker::nanos)
             .executor(Runnable::run)
             .buildAsync();
   }
@@ -37,15 +39,15 @@ final class MetadataStore {
   CompletableFuture<ObjectMetadata> get(
       ObjectLocation location, RequestOptions options, Runnable onHead) {
     return cache.get(
-        location,
+        ScopedLocation.of(location, options),
         (key, executor) -> {
           onHead.run();
-          return client.headObject(new HeadRequest(key, options));
+          return client.headObject(new HeadRequest(location, options));
         });
   }
 
   /** The metadata of {@code location} if it is cached (not merely being fetched). */
-  Optional<ObjectMetadata> cached(ObjectLocation location) {
+  Optional<ObjectMetadata> cached(ScopedLocation location) {
     CompletableFuture<ObjectMetadata> future = cache.getIfPresent(location);
     return future != null && future.isDone() && !future.isCompletedExceptionally()
         ? Optional.of(future.join())
@@ -53,12 +55,12 @@ final class MetadataStore {
   }
 
   /** Caches what a GET response told about {@code location}, unless something is cached. */
-  void remember(ObjectLocation location, ObjectMetadata metadata) {
+  void remember(ScopedLocation location, ObjectMetadata metadata) {
     cache.asMap().putIfAbsent(location, CompletableFuture.completedFuture(metadata));
   }
 
   /** Forgets {@code location}, so that the next open asks the store again. */
-  void invalidate(ObjectLocation location) {
+  void invalidate(ScopedLocation location) {
     cache.synchronous().invalidate(location);
   }
 

@@ -1,45 +1,43 @@
 package io.seekwell.physical;
 
 import io.seekwell.common.ByteRange;
-import io.seekwell.common.object.GetRequest;
+import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.object.ObjectChangedException;
-import io.seekwell.common.object.ObjectClient;
-import io.seekwell.common.object.ObjectContent;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
  * Reads the bytes of one object version for one stream: from cached blocks where it can, planning
  * GETs through the {@link BlockStore} where it must, and straight into the caller's buffer when no
- * memory can be found. Not thread-safe: one stream owns it.
+ * memory can be found. Thread-safe: a stream may read through it from several threads (Hadoop's
+ * positioned reads); its only mutable state is a hint (the block read last) and its closed flag.
+ * After {@link #close()} it starts no GET.
  */
 public final class ObjectReader implements AutoCloseable {
 
+  /** The scratch size for copying a direct read into a buffer without an array. */
+  private static final int DIRECT_CHUNK = 64 * 1024;
+
   private final BlockStore store;
   private final ObjectBlocks blocks;
-  private final ObjectClient client;
   private final FetchContext context;
   private final long timeoutNanos;
-  private Block current;
-  private boolean closed;
+  private volatile Block current;
+  private volatile boolean closed;
 
-  ObjectReader(
-      BlockStore store,
-      ObjectBlocks blocks,
-      ObjectClient client,
-      FetchContext context,
-      long timeoutNanos) {
+  ObjectReader(BlockStore store, ObjectBlocks blocks, FetchContext context, long timeoutNanos) {
     this.store = store;
     this.blocks = blocks;
-    this.client = client;
     this.context = context;
     this.timeoutNanos = timeoutNanos;
   }
@@ -106,7 +104,7 @@ public final class ObjectReader implements AutoCloseable {
    * @return false if memory could not be found for the first missing bytes
    */
   public boolean prefetch(ByteRange range) throws IOException {
-    if (range.start() >= blocks.length()) {
+    if (closed || range.start() >= blocks.length()) {
       return true;
     }
     Block block = blocks.blockAt(range.start());
@@ -121,7 +119,8 @@ public final class ObjectReader implements AutoCloseable {
    * Copies the bytes of {@code range} into {@code target} at {@code index} once they have arrived,
    * without blocking a thread: the copy runs on the thread that receives the last of them. The
    * bytes must be cached or in flight (see {@link #prefetch}); if some are neither, returns null
-   * and the caller reads them itself.
+   * and the caller reads them itself. Fails with an {@link java.io.InterruptedIOException} if the
+   * bytes have not arrived within the read timeout; the blocks are released either way.
    */
   public CompletableFuture<Void> copyWhenArrived(ByteRange range, ByteBuffer target, int index) {
     List<Block> covering = new ArrayList<>();
@@ -142,6 +141,8 @@ public final class ObjectReader implements AutoCloseable {
       arrivals[i] = block.whenFilled((int) (lastNeeded - block.range().start() + 1));
     }
     return CompletableFuture.allOf(arrivals)
+        .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS)
+        .exceptionallyCompose(failure -> CompletableFuture.failedFuture(timedOut(range, failure)))
         .whenComplete(
             (ignored, failure) -> {
               try {
@@ -186,30 +187,69 @@ public final class ObjectReader implements AutoCloseable {
   private void readDirect(long position, byte[] buffer, int offset, int length) throws IOException {
     ByteRange range = ByteRange.ofLength(position, length);
     store.countDemandGet();
-    context.onGet().accept(range);
-    GetRequest request = BlockStore.getRequest(blocks, range, context);
-    try (ObjectContent content = ObjectContent.await(client.getObject(request), timeoutNanos)) {
-      store.checkVersion(blocks, content);
-      int n = content.stream().readNBytes(buffer, offset, length);
-      if (n < length) {
-        throw new EOFException(
-            "GET " + describe() + " " + range + " ended after " + n + " of " + length + " bytes");
-      }
-    } catch (ObjectChangedException e) {
-      store.invalidate(blocks);
-      throw e;
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof ObjectChangedException) {
-        store.invalidate(blocks);
-      }
-      throw cause instanceof IOException io ? io : new IOException(cause.getMessage(), cause);
-    } catch (TimeoutException e) {
-      throw new InterruptedIOException("No response in time for " + describe() + " " + range);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("Interrupted while reading " + describe());
+    store.get(blocks, range, context, body -> readFully(body, range, buffer, offset));
+  }
+
+  /**
+   * Reads {@code range} with one GET on a fetch thread straight into {@code target} at {@code
+   * index}, bypassing the cache: for bytes no memory could be found for. The caller's buffer holds
+   * them, so they count against no budget.
+   */
+  public CompletableFuture<Void> readDirect(ByteRange range, ByteBuffer target, int index) {
+    if (closed) {
+      return CompletableFuture.failedFuture(new IOException(describe() + ": the reader is closed"));
     }
+    store.countDemandGet();
+    return store.getAsync(
+        blocks,
+        range,
+        context,
+        body -> {
+          if (target.hasArray()) {
+            readFully(body, range, target.array(), target.arrayOffset() + index);
+            return;
+          }
+          byte[] chunk = new byte[(int) Math.min(range.length(), DIRECT_CHUNK)];
+          for (long done = 0; done < range.length(); ) {
+            int n = (int) Math.min(chunk.length, range.length() - done);
+            readFully(body, ByteRange.ofLength(range.start() + done, n), chunk, 0);
+            target.put(index + (int) done, chunk, 0, n);
+            done += n;
+          }
+        });
+  }
+
+  private void readFully(InputStream body, ByteRange range, byte[] buffer, int offset)
+      throws IOException {
+    int length = (int) range.length();
+    int n = body.readNBytes(buffer, offset, length);
+    if (n < length) {
+      throw new EOFException(
+          "GET " + describe() + " " + range + " ended after " + n + " of " + length + " bytes");
+    }
+  }
+
+  private InterruptedIOException timedOut(ByteRange range, Throwable failure) {
+    Throwable cause = Futures.unwrap(failure);
+    if (!(cause instanceof TimeoutException)) {
+      throw new CompletionException(cause);
+    }
+    InterruptedIOException error =
+        new InterruptedIOException(
+            describe()
+                + " "
+                + range
+                + ": the bytes did not arrive within "
+                + TimeUnit.NANOSECONDS.toMillis(timeoutNanos)
+                + " ms");
+    error.initCause(cause);
+    return error;
+  }
+
+  /** Bytes of block memory this reader keeps reachable outside the cache; for tests. */
+  long retainedBytes() {
+    Block block = current;
+    return block == null ? 0 : block.heldBytes();
   }
 
   private String describe() {

@@ -1,5 +1,6 @@
 package io.seekwell.physical;
 
+import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectLocation;
@@ -15,16 +16,15 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class PhysicalIO implements AutoCloseable {
 
-  private final ObjectClient client;
   private final PhysicalIOConfiguration configuration;
   private final MetadataStore metadata;
   private final BlockStore blocks;
 
-  /** Physical IO over {@code client}, counting in {@code metrics}. */
-  public PhysicalIO(ObjectClient client, PhysicalIOConfiguration configuration, Metrics metrics) {
-    this.client = client;
+  /** Physical IO over {@code client}, counting in {@code metrics}, timing with {@code ticker}. */
+  public PhysicalIO(
+      ObjectClient client, PhysicalIOConfiguration configuration, Metrics metrics, Ticker ticker) {
     this.configuration = configuration;
-    this.metadata = new MetadataStore(client, configuration);
+    this.metadata = new MetadataStore(client, configuration, ticker);
     this.blocks = new BlockStore(client, configuration, metrics, metadata);
   }
 
@@ -39,25 +39,28 @@ public final class PhysicalIO implements AutoCloseable {
 
   /** A reader of the object version {@code metadata} describes. The caller closes it. */
   public ObjectReader open(ObjectLocation location, ObjectMetadata metadata, FetchContext context) {
-    return reader(
-        blocks.retain(new ObjectKey(location, metadata.etag(), metadata.length())), context);
+    ScopedLocation scope = ScopedLocation.of(location, context.options());
+    return reader(blocks.retain(new ObjectKey(scope, metadata.etag(), metadata.length())), context);
   }
 
   /**
    * A reader of {@code location} whose length the caller knows but not its ETag, with no HEAD: the
    * cached metadata's version if it has this length, else the version the first GET response names,
-   * which every later GET of the object then requires. The caller closes it.
+   * which every later GET of the object then requires. Bytes cached under a version learnt that way
+   * are shared with later opens only while its metadata is cached (the metadata time to live), so an
+   * object overwritten since is never served from the old version's bytes. The caller closes it.
    */
   public ObjectReader open(ObjectLocation location, long length, FetchContext context) {
+    ScopedLocation scope = ScopedLocation.of(location, context.options());
     Optional<ObjectMetadata> known =
-        metadata.cached(location).filter(cached -> cached.length() == length);
+        metadata.cached(scope).filter(cached -> cached.length() == length);
     return known.isPresent()
         ? open(location, known.get(), context)
-        : reader(blocks.retain(ObjectKey.byLength(location, length)), context);
+        : reader(blocks.retain(ObjectKey.byLength(scope, length)), context);
   }
 
   private ObjectReader reader(ObjectBlocks state, FetchContext context) {
-    return new ObjectReader(blocks, state, client, context, configuration.readTimeout().toNanos());
+    return new ObjectReader(blocks, state, context, configuration.readTimeout().toNanos());
   }
 
   /** The gap up to which vectored ranges are merged into one GET. */

@@ -35,6 +35,15 @@ public record PhysicalIOConfiguration(
   /** The value of {@code coalesceTolerance} that means: measure it. */
   public static final long AUTO_COALESCE = -1;
 
+  /**
+   * The longest GET: one GET fills one {@code byte[]}, so {@code targetRequestSize *
+   * requestToleranceRatio} may not exceed what an array can hold.
+   */
+  public static final long MAX_REQUEST_SIZE = Integer.MAX_VALUE - 8;
+
+  private static final String TARGET_REQUEST_SIZE_KEY = "target.request.size";
+  private static final String TOLERANCE_RATIO_KEY = "request.tolerance.ratio";
+
   private static final long KIB = 1024;
   private static final long MIB = 1024 * KIB;
   private static final long GIB = 1024 * MIB;
@@ -66,16 +75,42 @@ public record PhysicalIOConfiguration(
     }
     requirePositive("metadataCacheTtl", metadataCacheTtl);
     requirePositive("readTimeout", readTimeout);
+    if (longestRequest(targetRequestSize, requestToleranceRatio) > MAX_REQUEST_SIZE) {
+      throw new IllegalArgumentException(
+          tooLong(PREFIX + TARGET_REQUEST_SIZE_KEY, PREFIX + TOLERANCE_RATIO_KEY));
+    }
+  }
+
+  private static double longestRequest(long targetRequestSize, double requestToleranceRatio) {
+    return targetRequestSize * requestToleranceRatio;
+  }
+
+  private static String tooLong(String targetKey, String ratioKey) {
+    return "'"
+        + targetKey
+        + "' times '"
+        + ratioKey
+        + "' is the longest GET, and one GET fills one array: it must be at most "
+        + MAX_REQUEST_SIZE
+        + " bytes";
   }
 
   /** Reads the settings under {@code physicalio.}; unset keys get defaults. */
   public static PhysicalIOConfiguration fromConfiguration(ConnectorConfiguration configuration) {
     ConnectorConfiguration config = configuration.narrow(PREFIX);
+    long targetRequestSize =
+        config.getSize(TARGET_REQUEST_SIZE_KEY, DEFAULT.targetRequestSize, 1, MAX_REQUEST_SIZE);
+    double toleranceRatio =
+        config.getDouble(TOLERANCE_RATIO_KEY, DEFAULT.requestToleranceRatio, 1.0);
+    if (longestRequest(targetRequestSize, toleranceRatio) > MAX_REQUEST_SIZE) {
+      throw new IllegalArgumentException(
+          tooLong(config.fullKey(TARGET_REQUEST_SIZE_KEY), config.fullKey(TOLERANCE_RATIO_KEY)));
+    }
     return new PhysicalIOConfiguration(
         config.getSize("max.memory.limit", DEFAULT.maxMemoryLimit, 1),
         config.getSize("readaheadbytes", DEFAULT.readAheadBytes, 1),
-        config.getSize("target.request.size", DEFAULT.targetRequestSize, 1),
-        config.getDouble("request.tolerance.ratio", DEFAULT.requestToleranceRatio, 1.0),
+        targetRequestSize,
+        toleranceRatio,
         config.getInt("metadata.cache.size", DEFAULT.metadataCacheSize, 1),
         config.getPositiveDuration("metadata.cache.ttl", DEFAULT.metadataCacheTtl),
         config.getPositiveDuration("read.timeout", DEFAULT.readTimeout),

@@ -2,6 +2,7 @@ package io.seekwell.physical;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.common.config.ConnectorConfiguration;
 import java.time.Duration;
@@ -83,5 +84,48 @@ class PhysicalIOConfigurationTest {
             PhysicalIOConfiguration.fromConfiguration(
                 ConnectorConfiguration.of(
                     Map.of("seekwell.physicalio.request.tolerance.ratio", "0.9"), "seekwell.")));
+  }
+
+  @Test
+  void requestSizesAnArrayCannotHoldAreRejectedNamingTheKey() {
+    IllegalArgumentException tooLarge =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                PhysicalIOConfiguration.fromConfiguration(
+                    ConnectorConfiguration.of(
+                        Map.of("seekwell.physicalio.target.request.size", "3GiB"), "seekwell.")));
+    assertEquals(
+        "Invalid value '3GiB' for configuration key 'seekwell.physicalio.target.request.size':"
+            + " expected at most 2147483639 bytes",
+        tooLarge.getMessage());
+    IllegalArgumentException timesRatio =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                PhysicalIOConfiguration.fromConfiguration(
+                    ConnectorConfiguration.of(
+                        Map.of(
+                            "seekwell.physicalio.target.request.size", "1800MiB",
+                            "seekwell.physicalio.request.tolerance.ratio", "1.25"),
+                        "seekwell.")));
+    assertTrue(
+        timesRatio.getMessage().startsWith(
+            "'seekwell.physicalio.target.request.size' times"
+                + " 'seekwell.physicalio.request.tolerance.ratio' is the longest GET"),
+        timesRatio.getMessage());
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new PhysicalIOConfiguration(
+                1024,
+                1024,
+                PhysicalIOConfiguration.MAX_REQUEST_SIZE,
+                1.25,
+                10,
+                Duration.ofMinutes(1),
+                Duration.ofMinutes(1),
+                1,
+                0));
   }
 }

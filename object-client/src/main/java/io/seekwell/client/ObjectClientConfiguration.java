@@ -2,146 +2,385 @@ package io.seekwell.client;
 
 import io.seekwell.common.config.ConnectorConfiguration;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
- * How the object client retries and how long it waits. Immutable and thread-safe.
- *
- * <p>Keys, read under the {@code client.} part of a {@link ConnectorConfiguration} (so {@code
- * seekwell.client.retry.max.attempts} for a configuration with prefix {@code seekwell.}):
- *
- * <table>
- *   <caption>Object client settings</caption>
- *   <tr><th>key</th><th>default</th><th>meaning</th></tr>
- *   <tr><td>{@code retry.max.attempts}</td><td>5</td>
- *       <td>attempts per request, the first one included (1 = no retries)</td></tr>
- *   <tr><td>{@code retry.base.delay}</td><td>100ms</td>
- *       <td>backoff base: attempt n waits a random time in [0, min(cap, base * 2^n))</td></tr>
- *   <tr><td>{@code retry.max.delay}</td><td>5s</td><td>backoff cap</td></tr>
- *   <tr><td>{@code retry.deadline}</td><td>2m</td>
- *       <td>no retry starts later than this after the first attempt</td></tr>
- *   <tr><td>{@code connect.timeout}</td><td>10s</td><td>to open a connection</td></tr>
- *   <tr><td>{@code first.byte.timeout}</td><td>30s</td>
- *       <td>from sending a request to its response headers</td></tr>
- *   <tr><td>{@code read.idle.timeout}</td><td>30s</td>
- *       <td>longest pause between two body bytes</td></tr>
- *   <tr><td>{@code max.connections}</td><td>128</td>
- *       <td>connections (and blocking threads, for the sync client) per client</td></tr>
- * </table>
- *
- * <p>The timeouts bound the HTTP clients Seekwell builds ({@link SdkClients}). The first-byte
- * timeout is also enforced by Seekwell itself on any SDK client; the connect and idle timeouts of
- * an SDK client built by the caller are the caller's.
- *
- * @param maxAttempts attempts per request, the first one included
- * @param baseDelay backoff base
- * @param maxDelay backoff cap
- * @param retryDeadline no retry starts later than this after the first attempt
- * @param connectTimeout to open a connection
- * @param firstByteTimeout from sending a request to its response headers
- * @param readIdleTimeout longest pause between two body bytes
- * @param maxConnections connections per client
+ * How the object client retries, hedges and how long it waits. Immutable and thread-safe; build one
+ * with {@link #builder()} or read one with {@link #fromConfiguration}. Every key and default is
+ * listed in {@code docs/configuration.md}, with the reasoning behind the hedging and stall
+ * defaults in {@code docs/object-client.md}.
  */
-public record ObjectClientConfiguration(
-    int maxAttempts,
-    Duration baseDelay,
-    Duration maxDelay,
-    Duration retryDeadline,
-    Duration connectTimeout,
-    Duration firstByteTimeout,
-    Duration readIdleTimeout,
-    int maxConnections) {
+public final class ObjectClientConfiguration {
 
   /** The settings' part of the key space. */
   public static final String PREFIX = "client.";
 
-  private static final ObjectClientConfiguration DEFAULTS =
-      new ObjectClientConfiguration(
-          5,
-          Duration.ofMillis(100),
-          Duration.ofSeconds(5),
-          Duration.ofMinutes(2),
-          Duration.ofSeconds(10),
-          Duration.ofSeconds(30),
-          Duration.ofSeconds(30),
-          128);
+  private static final ObjectClientConfiguration DEFAULTS = new Builder().build();
 
-  /** Validates the settings. */
-  public ObjectClientConfiguration {
-    if (maxAttempts < 1) {
-      throw new IllegalArgumentException("maxAttempts must be >= 1, was " + maxAttempts);
+  private final int maxAttempts;
+  private final Duration baseDelay;
+  private final Duration maxDelay;
+  private final Duration retryDeadline;
+  private final Duration connectTimeout;
+  private final Duration firstByteTimeout;
+  private final Duration readIdleTimeout;
+  private final int maxConnections;
+  private final int resumeMaxAttempts;
+  private final int hedgeMaxCopies;
+  private final Duration hedgeFloor;
+  private final double hedgeBudget;
+  private final Duration stallFloor;
+
+  private ObjectClientConfiguration(Builder builder) {
+    this.maxAttempts = requireAtLeast("maxAttempts", builder.maxAttempts, 1);
+    this.baseDelay = requirePositive("baseDelay", builder.baseDelay);
+    this.maxDelay = requirePositive("maxDelay", builder.maxDelay);
+    this.retryDeadline = requirePositive("retryDeadline", builder.retryDeadline);
+    this.connectTimeout = requirePositive("connectTimeout", builder.connectTimeout);
+    this.firstByteTimeout = requirePositive("firstByteTimeout", builder.firstByteTimeout);
+    this.readIdleTimeout = requirePositive("readIdleTimeout", builder.readIdleTimeout);
+    this.maxConnections = requireAtLeast("maxConnections", builder.maxConnections, 1);
+    this.resumeMaxAttempts = requireAtLeast("resumeMaxAttempts", builder.resumeMaxAttempts, 1);
+    this.hedgeMaxCopies = requireAtLeast("hedgeMaxCopies", builder.hedgeMaxCopies, 0);
+    this.hedgeFloor = requirePositive("hedgeFloor", builder.hedgeFloor);
+    this.stallFloor = requirePositive("stallFloor", builder.stallFloor);
+    if (!(builder.hedgeBudget >= 0 && builder.hedgeBudget <= 1)) {
+      throw new IllegalArgumentException(
+          "hedgeBudget must be from 0 to 1, was " + builder.hedgeBudget);
     }
-    if (maxConnections < 1) {
-      throw new IllegalArgumentException("maxConnections must be >= 1, was " + maxConnections);
-    }
-    requirePositive("baseDelay", baseDelay);
-    requirePositive("maxDelay", maxDelay);
-    requirePositive("retryDeadline", retryDeadline);
-    requirePositive("connectTimeout", connectTimeout);
-    requirePositive("firstByteTimeout", firstByteTimeout);
-    requirePositive("readIdleTimeout", readIdleTimeout);
+    this.hedgeBudget = builder.hedgeBudget;
   }
 
-  /** The defaults listed above. */
+  /** The defaults listed in {@code docs/configuration.md}. */
   public static ObjectClientConfiguration defaults() {
     return DEFAULTS;
   }
 
-  /** Reads the settings under {@code client.} of {@code configuration}; unset keys get defaults. */
+  /** A builder starting from the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder starting from these settings. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /**
+   * Reads the settings under {@code client.} of {@code configuration}; unset keys get defaults.
+   *
+   * @throws IllegalArgumentException naming the key, for a value that cannot be used
+   */
   public static ObjectClientConfiguration fromConfiguration(ConnectorConfiguration configuration) {
     ConnectorConfiguration client = configuration.narrow(PREFIX);
-    return new ObjectClientConfiguration(
-        client.getInt("retry.max.attempts", DEFAULTS.maxAttempts, 1),
-        client.getPositiveDuration("retry.base.delay", DEFAULTS.baseDelay),
-        client.getPositiveDuration("retry.max.delay", DEFAULTS.maxDelay),
-        client.getPositiveDuration("retry.deadline", DEFAULTS.retryDeadline),
-        client.getPositiveDuration("connect.timeout", DEFAULTS.connectTimeout),
-        client.getPositiveDuration("first.byte.timeout", DEFAULTS.firstByteTimeout),
-        client.getPositiveDuration("read.idle.timeout", DEFAULTS.readIdleTimeout),
-        client.getInt("max.connections", DEFAULTS.maxConnections, 1));
+    Builder builder = builder();
+    builder.maxAttempts = client.getInt("retry.max.attempts", DEFAULTS.maxAttempts, 1);
+    builder.baseDelay = client.getPositiveDuration("retry.base.delay", DEFAULTS.baseDelay);
+    builder.maxDelay = client.getPositiveDuration("retry.max.delay", DEFAULTS.maxDelay);
+    builder.retryDeadline = client.getPositiveDuration("retry.deadline", DEFAULTS.retryDeadline);
+    builder.connectTimeout = client.getPositiveDuration("connect.timeout", DEFAULTS.connectTimeout);
+    builder.firstByteTimeout =
+        client.getPositiveDuration("first.byte.timeout", DEFAULTS.firstByteTimeout);
+    builder.readIdleTimeout =
+        client.getPositiveDuration("read.idle.timeout", DEFAULTS.readIdleTimeout);
+    builder.maxConnections = client.getInt("max.connections", DEFAULTS.maxConnections, 1);
+    builder.resumeMaxAttempts =
+        client.getInt("resume.max.attempts", DEFAULTS.resumeMaxAttempts, 1);
+    builder.hedgeMaxCopies = client.getInt("hedge.max.copies", DEFAULTS.hedgeMaxCopies, 0);
+    builder.hedgeFloor = client.getPositiveDuration("hedge.floor", DEFAULTS.hedgeFloor);
+    builder.hedgeBudget = client.getDouble("hedge.budget", DEFAULTS.hedgeBudget, 0);
+    if (builder.hedgeBudget > 1) {
+      throw new IllegalArgumentException(
+          "Invalid value '"
+              + builder.hedgeBudget
+              + "' for configuration key '"
+              + client.fullKey("hedge.budget")
+              + "': expected at most 1");
+    }
+    builder.stallFloor = client.getPositiveDuration("stall.floor", DEFAULTS.stallFloor);
+    return builder.build();
+  }
+
+  /** Attempts per request, the first one included (1 = no retries). */
+  public int maxAttempts() {
+    return maxAttempts;
+  }
+
+  /** The backoff base. */
+  public Duration baseDelay() {
+    return baseDelay;
+  }
+
+  /** The backoff cap. */
+  public Duration maxDelay() {
+    return maxDelay;
+  }
+
+  /** No retry, resume or hedge starts later than this after a request's first attempt. */
+  public Duration retryDeadline() {
+    return retryDeadline;
+  }
+
+  /** To open a connection. */
+  public Duration connectTimeout() {
+    return connectTimeout;
+  }
+
+  /** From sending a request to its response headers; the ceiling of the hedge deadline. */
+  public Duration firstByteTimeout() {
+    return firstByteTimeout;
+  }
+
+  /** The longest pause between two body bytes; the ceiling of the stall deadline. */
+  public Duration readIdleTimeout() {
+    return readIdleTimeout;
+  }
+
+  /** Connections (and blocking threads, for the sync clients) per client. */
+  public int maxConnections() {
+    return maxConnections;
+  }
+
+  /** GETs per body that fails part-way, the first one included; independent of retries. */
+  public int resumeMaxAttempts() {
+    return resumeMaxAttempts;
+  }
+
+  /** At most this many copies of one GET are sent while it waits for its headers (0 = none). */
+  public int hedgeMaxCopies() {
+    return hedgeMaxCopies;
+  }
+
+  /** The hedge deadline is never shorter than this. */
+  public Duration hedgeFloor() {
+    return hedgeFloor;
+  }
+
+  /** Hedges that do not answer first may be at most this share of GETs (plus a small burst). */
+  public double hedgeBudget() {
+    return hedgeBudget;
+  }
+
+  /** A body is cut as stalled only after at least this long without a byte. */
+  public Duration stallFloor() {
+    return stallFloor;
   }
 
   /** These settings with another number of attempts. */
   public ObjectClientConfiguration withMaxAttempts(int attempts) {
-    return new ObjectClientConfiguration(
-        attempts,
-        baseDelay,
-        maxDelay,
-        retryDeadline,
-        connectTimeout,
-        firstByteTimeout,
-        readIdleTimeout,
-        maxConnections);
+    return toBuilder().maxAttempts(attempts).build();
   }
 
   /** These settings with other timeouts for the first byte and for body pauses. */
   public ObjectClientConfiguration withTimeouts(Duration firstByte, Duration readIdle) {
-    return new ObjectClientConfiguration(
+    return toBuilder().firstByteTimeout(firstByte).readIdleTimeout(readIdle).build();
+  }
+
+  /** These settings with another backoff base and cap. */
+  public ObjectClientConfiguration withRetryDelays(Duration base, Duration cap) {
+    return toBuilder().baseDelay(base).maxDelay(cap).build();
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof ObjectClientConfiguration that
+        && maxAttempts == that.maxAttempts
+        && baseDelay.equals(that.baseDelay)
+        && maxDelay.equals(that.maxDelay)
+        && retryDeadline.equals(that.retryDeadline)
+        && connectTimeout.equals(that.connectTimeout)
+        && firstByteTimeout.equals(that.firstByteTimeout)
+        && readIdleTimeout.equals(that.readIdleTimeout)
+        && maxConnections == that.maxConnections
+        && resumeMaxAttempts == that.resumeMaxAttempts
+        && hedgeMaxCopies == that.hedgeMaxCopies
+        && hedgeFloor.equals(that.hedgeFloor)
+        && hedgeBudget == that.hedgeBudget
+        && stallFloor.equals(that.stallFloor);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(
         maxAttempts,
         baseDelay,
         maxDelay,
         retryDeadline,
         connectTimeout,
-        firstByte,
-        readIdle,
-        maxConnections);
-  }
-
-  /** These settings with another backoff base and cap. */
-  public ObjectClientConfiguration withRetryDelays(Duration base, Duration cap) {
-    return new ObjectClientConfiguration(
-        maxAttempts,
-        base,
-        cap,
-        retryDeadline,
-        connectTimeout,
         firstByteTimeout,
         readIdleTimeout,
-        maxConnections);
+        maxConnections,
+        resumeMaxAttempts,
+        hedgeMaxCopies,
+        hedgeFloor,
+        hedgeBudget,
+        stallFloor);
   }
 
-  private static void requirePositive(String name, Duration value) {
+  @Override
+  public String toString() {
+    return "ObjectClientConfiguration{maxAttempts="
+        + maxAttempts
+        + ", baseDelay="
+        + baseDelay
+        + ", maxDelay="
+        + maxDelay
+        + ", retryDeadline="
+        + retryDeadline
+        + ", connectTimeout="
+        + connectTimeout
+        + ", firstByteTimeout="
+        + firstByteTimeout
+        + ", readIdleTimeout="
+        + readIdleTimeout
+        + ", maxConnections="
+        + maxConnections
+        + ", resumeMaxAttempts="
+        + resumeMaxAttempts
+        + ", hedgeMaxCopies="
+        + hedgeMaxCopies
+        + ", hedgeFloor="
+        + hedgeFloor
+        + ", hedgeBudget="
+        + hedgeBudget
+        + ", stallFloor="
+        + stallFloor
+        + "}";
+  }
+
+  private static int requireAtLeast(String name, int value, int min) {
+    if (value < min) {
+      throw new IllegalArgumentException(name + " must be >= " + min + ", was " + value);
+    }
+    return value;
+  }
+
+  private static Duration requirePositive(String name, Duration value) {
     if (value == null || value.isZero() || value.isNegative()) {
       throw new IllegalArgumentException(name + " must be a positive duration, was " + value);
+    }
+    return value;
+  }
+
+  /** Builds {@link ObjectClientConfiguration}s. Not thread-safe. */
+  public static final class Builder {
+    private int maxAttempts = 5;
+    private Duration baseDelay = Duration.ofMillis(100);
+    private Duration maxDelay = Duration.ofSeconds(5);
+    private Duration retryDeadline = Duration.ofMinutes(2);
+    private Duration connectTimeout = Duration.ofSeconds(10);
+    private Duration firstByteTimeout = Duration.ofSeconds(30);
+    private Duration readIdleTimeout = Duration.ofSeconds(30);
+    private int maxConnections = 128;
+    private int resumeMaxAttempts = 5;
+    private int hedgeMaxCopies = 2;
+    private Duration hedgeFloor = Duration.ofMillis(50);
+    private double hedgeBudget = 0.05;
+    private Duration stallFloor = Duration.ofSeconds(1);
+
+    private Builder() {}
+
+    private Builder(ObjectClientConfiguration from) {
+      maxAttempts = from.maxAttempts;
+      baseDelay = from.baseDelay;
+      maxDelay = from.maxDelay;
+      retryDeadline = from.retryDeadline;
+      connectTimeout = from.connectTimeout;
+      firstByteTimeout = from.firstByteTimeout;
+      readIdleTimeout = from.readIdleTimeout;
+      maxConnections = from.maxConnections;
+      resumeMaxAttempts = from.resumeMaxAttempts;
+      hedgeMaxCopies = from.hedgeMaxCopies;
+      hedgeFloor = from.hedgeFloor;
+      hedgeBudget = from.hedgeBudget;
+      stallFloor = from.stallFloor;
+    }
+
+    /** See {@link ObjectClientConfiguration#maxAttempts()}. */
+    public Builder maxAttempts(int value) {
+      maxAttempts = value;
+      return this;
+    }
+
+    /** See {@link ObjectClientConfiguration#baseDelay()}. */
+    public Builder baseDelay(Duration value) {
+      baseDelay = value;
+      return this;
+    }
+
+    /** See {@link ObjectClientConfiguration#maxDelay()}. */
+    public Builder maxDelay(Duration value) {
+      maxDelay = value;
+      return this;
+    }
+
+    /** See {@link ObjectClientConfiguration#retryDeadline()}. */
+    public Builder retryDeadline(Duration value) {
+      retryDeadline = value;
+      return this;
+    }
+
+    /** See {@link ObjectClientConfiguration#connectTimeout()}. */
+    public Builder connectTimeout(Duration value) {
+      connectTimeout = value;
+      return this;
+    }
+
+    /** See {@link ObjectClientConfiguration#firstByteTimeout()}. */
+    public Builder firstByteTimeout(Duration value) {
+      firstByteTimeout = value;
+      return this;
+    }
+
+    /** See {@link ObjectClientConfiguration#readIdleTimeout()}. */
+    public Builder readIdleTimeout(Duration value) {
+      readIdleTimeout = value;
+      return this;
+    }
+
+    /** See {@link ObjectClientConfiguration#maxConnections()}. */
+    public Builder maxConnections(int value) {
+      maxConnections = value;
+      return this;
+    }
+
+    /** See {@link ObjectClientConfiguration#resumeMaxAttempts()}. */
+    public Builder resumeMaxAttempts(int value) {
+      resumeMaxAttempts = value;
+      return this;
+    }
+
+    /** See {@link ObjectClientConfiguration#hedgeMaxCopies()}. */
+    public Builder hedgeMaxCopies(int value) {
+      hedgeMaxCopies = value;
+      return this;
+    }
+
+    /** See {@link ObjectClientConfiguration#hedgeFloor()}. */
+    public Builder hedgeFloor(Duration value) {
+      hedgeFloor = value;
+      return this;
+    }
+
+    /** See {@link ObjectClientConfiguration#hedgeBudget()}. */
+    public Builder hedgeBudget(double value) {
+      hedgeBudget = value;
+      return this;
+    }
+
+    /** See {@link ObjectClientConfiguration#stallFloor()}. */
+    public Builder stallFloor(Duration value) {
+      stallFloor = value;
+      return this;
+    }
+
+    /**
+     * The settings.
+     *
+     * @throws IllegalArgumentException for a value that cannot be used
+     */
+    public ObjectClientConfiguration build() {
+      return new ObjectClientConfiguration(this);
     }
   }
 }

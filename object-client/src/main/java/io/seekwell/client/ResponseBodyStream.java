@@ -4,11 +4,13 @@ import io.seekwell.common.io.BulkReadInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import io.seekwell.common.object.ObjectStoreException;
 
 /**
  * The body of one GET response: checks that exactly the requested number arrive, turns the SDK's
  * unchecked errors into {@link IOException}s, and aborts the connection when closed before the end.
- * Not thread-safe.
+ * One thread reads it; {@link #close()} may come from another thread (a stall watchdog), and then
+ * ends a blocked read with an {@code IOException}.
  */
 final class ResponseBodyStream extends BulkReadInputStream {
 
@@ -20,14 +22,27 @@ final class ResponseBodyStream extends BulkReadInputStream {
   private final InputStream body;
   private final Abortable abortable;
   private final long expectedLength;
+  private final long declaredLength;
   private final String what;
   private long received;
-  private boolean closed;
+  private volatile boolean closed;
 
-  ResponseBodyStream(InputStream body, Abortable abortable, long expectedLength, String what) {
+  /**
+   * The body {@code body} of a response that should hold {@code expectedLength} bytes (the range
+   * asked for) and declared {@code declaredLength} (its {@code Content-Length}, or -1 if unknown).
+   * A body that ends before what the response declared was cut: a retryable failure. A response
+   * that declared fewer bytes than asked for reached the end of the object: an EOF.
+   */
+  ResponseBodyStream(
+      InputStream body,
+      Abortable abortable,
+      long expectedLength,
+      long declaredLength,
+      String what) {
     this.body = body;
     this.abortable = abortable;
     this.expectedLength = expectedLength;
+    this.declaredLength = declaredLength;
     this.what = what;
   }
 
@@ -45,6 +60,20 @@ final class ResponseBodyStream extends BulkReadInputStream {
       n = body.read(buffer, offset, (int) Math.min(length, remaining));
     } catch (IOException | RuntimeException e) {
       throw S3Errors.translate(e, what + " after " + received + " body bytes");
+    }
+    if (n < 0 && received < declaredLength) {
+      throw new ObjectStoreException(
+          what
+              + ": the connection ended after "
+              + received
+              + " of "
+              + declaredLength
+              + " body bytes",
+          0,
+          null,
+          null,
+          true,
+          null);
     }
     if (n < 0) {
       throw new EOFException(

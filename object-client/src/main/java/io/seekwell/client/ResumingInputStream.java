@@ -1,48 +1,47 @@
 package io.seekwell.client;
 
+import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.io.BulkReadInputStream;
 import io.seekwell.common.metrics.Metric;
-import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
-import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
+import io.seekwell.common.object.ObjectStoreException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
- * The body of a GET that survives failures part-way: when a read fails with a retryable error,
- * waits a backoff delay and continues with a new GET of the bytes not yet delivered, pinned to the
- * first response's ETag. Not thread-safe; one reader owns it.
+ * The body of a GET that survives failures part-way: when a read fails with a retryable error, or
+ * the {@link StallWatchdog} cuts a body that stopped delivering, it waits a backoff delay and
+ * continues with a new GET of the bytes not yet delivered, pinned to the first response's ETag.
+ * Not thread-safe: one reader owns it (only the watchdog closes the current body from its thread).
  */
 final class ResumingInputStream extends BulkReadInputStream {
 
   private final GetRequest request;
   private final String etag;
-  private final ObjectClient client;
+  private final RetryingObjectClient client;
   private final RetryPolicy policy;
-  private final Metrics metrics;
-  private final long startNanos = System.nanoTime();
-  private ObjectContent current;
+  private final long startNanos;
+  private volatile ObjectContent current;
+  private StallWatchdog.Watch watch;
   private long position;
-  private int attempts = 1;
+  private int resumes;
   private boolean closed;
 
-  ResumingInputStream(
-      GetRequest request,
-      ObjectContent first,
-      ObjectClient client,
-      RetryPolicy policy,
-      Metrics metrics) {
+  ResumingInputStream(GetRequest request, ObjectContent first, RetryingObjectClient client) {
     this.request = request;
     this.etag = first.etag();
-    this.current = first;
     this.client = client;
-    this.policy = policy;
-    this.metrics = metrics;
+    this.policy = client.policy();
+    this.startNanos = client.ticker().nanos();
     this.position = request.range().start();
+    watch(first);
+  }
+
+  private void watch(ObjectContent content) {
+    current = content;
+    watch = client.watchdog().watch(() -> Futures.closeQuietly(content));
   }
 
   @Override
@@ -55,45 +54,78 @@ final class ResumingInputStream extends BulkReadInputStream {
         return -1;
       }
       try {
+        watch.reading();
         int n = current.stream().read(buffer, offset, length);
+        watch.idle();
         if (n > 0) {
           position += n;
+          if (position > request.range().end()) {
+            finished();
+          }
         }
         return n;
       } catch (IOException e) {
-        resumeAfter(e);
+        watch.idle();
+        resumeAfter(watch.wasCut() ? stalled(e) : e);
       }
     }
+  }
+
+  private void finished() {
+    watch.end();
+    if (resumes == 0) {
+      client
+          .times()
+          .recordBody(request.range().length(), client.ticker().nanos() - startNanos);
+    }
+  }
+
+  private IOException stalled(IOException cause) {
+    client.metrics().increment(Metric.STALLED_GETS_ABANDONED);
+    return new ObjectStoreException(
+        "GET "
+            + request.describe()
+            + ": no body bytes for "
+            + TimeUnit.NANOSECONDS.toMillis(client.times().stallDeadlineNanos())
+            + " ms after "
+            + (position - request.range().start())
+            + " bytes; the stalled connection was cut",
+        0,
+        null,
+        null,
+        true,
+        cause);
   }
 
   /** Replaces the failed body with a GET of the rest, or rethrows when no attempt is left. */
   private void resumeAfter(IOException failure) throws IOException {
     IOException last = failure;
     while (true) {
-      closeQuietly(current);
+      watch.end();
+      Futures.closeQuietly(current);
       if (!RetryPolicy.isRetryable(last) || Thread.currentThread().isInterrupted()) {
         throw last;
       }
-      long delayNanos = policy.delayBefore(attempts, last).toNanos();
-      long remainingNanos = policy.deadline().toNanos() - (System.nanoTime() - startNanos);
-      if (attempts >= policy.maxAttempts() || delayNanos > remainingNanos) {
-        throw RetryPolicy.exhausted(last, attempts);
+      long delayNanos = policy.delayBefore(resumes + 1, last).toNanos();
+      long remainingNanos =
+          policy.deadline().toNanos() - (client.ticker().nanos() - startNanos);
+      if (resumes + 1 >= client.policy().configuration().resumeMaxAttempts()
+          || delayNanos > remainingNanos) {
+        throw RetryPolicy.exhausted(
+            last, (resumes + 1) + (resumes == 0 ? " GET" : " GETs") + " of the body");
       }
-      attempts++;
-      metrics.increment(Metric.RETRIES);
+      resumes++;
+      client.metrics().increment(Metric.RETRIES);
+      client.metrics().increment(Metric.BODIES_RESUMED);
       sleep(delayNanos);
       GetRequest rest = request.withRange(request.range().suffixFrom(position)).withEtag(etag);
       try {
-        current = ObjectContent.await(client.getObject(rest), remainingNanos - delayNanos);
+        watch(
+            Futures.awaitClosingLate(
+                client.send(rest), remainingNanos - delayNanos, "GET " + rest.describe()));
         return;
-      } catch (ExecutionException e) {
-        last = RetryPolicy.asIoException(e);
-      } catch (TimeoutException e) {
-        throw RetryPolicy.exhausted(
-            new IOException("GET " + rest.describe() + ": retry deadline passed", e), attempts);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw interrupted(e);
+      } catch (IOException e) {
+        last = e;
       }
     }
   }
@@ -103,22 +135,10 @@ final class ResumingInputStream extends BulkReadInputStream {
       TimeUnit.NANOSECONDS.sleep(nanos);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw interrupted(e);
-    }
-  }
-
-  private InterruptedIOException interrupted(InterruptedException e) {
-    InterruptedIOException error =
-        new InterruptedIOException("GET " + request.describe() + ": interrupted while resuming");
-    error.initCause(e);
-    return error;
-  }
-
-  private static void closeQuietly(ObjectContent content) {
-    try {
-      content.close();
-    } catch (IOException | RuntimeException ignored) {
-      // The body already failed; closing it only releases the connection.
+      InterruptedIOException error =
+          new InterruptedIOException("GET " + request.describe() + ": interrupted while resuming");
+      error.initCause(e);
+      throw error;
     }
   }
 
@@ -131,6 +151,7 @@ final class ResumingInputStream extends BulkReadInputStream {
   public void close() throws IOException {
     if (!closed) {
       closed = true;
+      watch.end();
       current.close();
     }
   }

@@ -7,8 +7,6 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.time.Duration;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 
@@ -34,6 +32,10 @@ final class RetryPolicy {
   RetryPolicy(ObjectClientConfiguration configuration, DoubleSupplier random) {
     this.configuration = configuration;
     this.random = random;
+  }
+
+  ObjectClientConfiguration configuration() {
+    return configuration;
   }
 
   int maxAttempts() {
@@ -84,23 +86,9 @@ final class RetryPolicy {
     return failure instanceof IOException;
   }
 
-  /** The {@link IOException} behind a failed future's {@code failure}, wrapped if it is none. */
-  static IOException asIoException(Throwable failure) {
-    Throwable cause =
-        (failure instanceof CompletionException || failure instanceof ExecutionException)
-                && failure.getCause() != null
-            ? failure.getCause()
-            : failure;
-    return cause instanceof IOException io ? io : new IOException(cause.getMessage(), cause);
-  }
-
   /** The error to report once no attempt is left: the last one, saying how many were made. */
-  static IOException exhausted(IOException last, int attempts) {
-    String message =
-        last.getMessage()
-            + " (gave up after "
-            + attempts
-            + (attempts == 1 ? " attempt)" : " attempts)");
+  static IOException exhausted(IOException last, String tried) {
+    String message = last.getMessage() + " (gave up after " + tried + ")";
     if (last instanceof ObjectStoreException storeError) {
       return new ObjectStoreException(
           message,

@@ -1,6 +1,8 @@
 package io.seekwell.client;
 
-import io.seekwell.common.concurrent.DaemonPools;
+import io.seekwell.common.concurrent.Futures;
+import io.seekwell.common.concurrent.Scheduler;
+import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
@@ -8,111 +10,342 @@ import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.common.object.ObjectStoreException;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Retries the requests of another {@link ObjectClient} that fail with a retryable error (HTTP 500,
- * 502, 503, 504, throttling, connection errors and timeouts), waiting with exponential backoff and
- * full jitter, up to a number of attempts and a deadline. Thread-safe. No thread waits during a
- * backoff of a HEAD or of a GET that has not started: the next attempt is scheduled.
+ * Seekwell's resilience layer: every request of every read path goes through one of these, over
+ * whichever {@link ObjectClient} sends the requests. Thread-safe.
  *
- * <p>A GET body that fails part-way is resumed by a new GET of the bytes not yet delivered, with
- * {@code If-Match} set to the first response's ETag, so no byte is delivered twice and bytes of two
- * object versions are never mixed. When no attempt is left, the last error is reported, with the
- * number of attempts in its message.
+ * <ul>
+ *   <li><b>Retries</b> requests that fail with a retryable error (HTTP 429, 500, 502, 503, 504,
+ *       connection errors, premature ends of body, timeouts) after a full-jitter exponential
+ *       backoff, a longer one after throttling, up to {@code retry.max.attempts} and never starting
+ *       one after {@code retry.deadline}. No thread waits during a backoff.
+ *   <li><b>Hedges</b> a request whose response headers have not come by the adaptive hedge
+ *       deadline ({@link ResponseTimes}): a copy is sent while the first keeps going, up to {@code
+ *       hedge.max.copies} copies, within the {@link HedgeBudget}. The first answer wins; the others
+ *       are cancelled, and their responses, if they come, are aborted rather than returned to the
+ *       connection pool.
+ *   <li><b>Resumes</b> a GET body that fails part-way or stalls ({@link StallWatchdog}) with a GET
+ *       of exactly the bytes not yet delivered, pinned to the first response's ETag with {@code
+ *       If-Match}: no byte is delivered twice and bytes of two versions are never mixed. Resumes
+ *       have their own bound, {@code resume.max.attempts}, so a client whose SDK retries by itself
+ *       (CRT) can set {@code retry.max.attempts=1} and still have cut bodies resumed.
+ * </ul>
  *
- * <p>{@link #close()} stops the scheduler and closes the wrapped client.
+ * <p>A request that cannot succeed fails with the last error, its message naming the object, the
+ * range and what was tried. {@link #close()} stops the scheduler and closes the wrapped client.
  */
 public final class RetryingObjectClient implements ObjectClient {
 
   private final ObjectClient delegate;
+  private final ObjectClientConfiguration configuration;
   private final RetryPolicy policy;
   private final Metrics metrics;
-  private final ScheduledExecutorService scheduler;
+  private final Scheduler scheduler;
+  private final Ticker ticker;
+  private final ResponseTimes times;
+  private final HedgeBudget budget;
+  private final StallWatchdog watchdog;
 
-  /** Retries the requests of {@code delegate} as {@code configuration} says. */
+  /** Retries, hedges and resumes the requests of {@code delegate} as {@code configuration} says. */
   public RetryingObjectClient(
       ObjectClient delegate, ObjectClientConfiguration configuration, Metrics metrics) {
-    this(delegate, new RetryPolicy(configuration), metrics);
+    this(
+        delegate,
+        new RetryPolicy(configuration),
+        metrics,
+        Scheduler.daemon("seekwell-retry-scheduler-"),
+        Ticker.system());
+  }
+
+  /** As above, with the time and the timer the caller gives (tests move time themselves). */
+  public RetryingObjectClient(
+      ObjectClient delegate,
+      ObjectClientConfiguration configuration,
+      Metrics metrics,
+      Scheduler scheduler,
+      Ticker ticker) {
+    this(delegate, new RetryPolicy(configuration), metrics, scheduler, ticker);
   }
 
   RetryingObjectClient(ObjectClient delegate, RetryPolicy policy, Metrics metrics) {
+    this(
+        delegate,
+        policy,
+        metrics,
+        Scheduler.daemon("seekwell-retry-scheduler-"),
+        Ticker.system());
+  }
+
+  private RetryingObjectClient(
+      ObjectClient delegate,
+      RetryPolicy policy,
+      Metrics metrics,
+      Scheduler scheduler,
+      Ticker ticker) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.policy = policy;
+    this.configuration = policy.configuration();
     this.metrics = Objects.requireNonNull(metrics, "metrics");
-    this.scheduler =
-        Executors.newSingleThreadScheduledExecutor(
-            DaemonPools.threadFactory("seekwell-retry-scheduler-"));
+    this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+    this.times = new ResponseTimes(configuration);
+    this.budget = new HedgeBudget(configuration.hedgeBudget());
+    this.watchdog = new StallWatchdog(scheduler, ticker, times, configuration);
   }
 
   @Override
   public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
-    return withRetries(() -> delegate.headObject(request));
+    return new Call<>(
+            "HEAD " + request.location(), () -> delegate.headObject(request), metadata -> {})
+        .start();
   }
 
   @Override
   public CompletableFuture<ObjectContent> getObject(GetRequest request) {
-    return withRetries(() -> delegate.getObject(request))
+    return send(request)
         .thenApply(
             content ->
                 new ObjectContent(
                     content.range(),
                     content.etag(),
-                    new ResumingInputStream(request, content, delegate, policy, metrics)));
+                    new ResumingInputStream(request, content, this)));
   }
 
-  private <T> CompletableFuture<T> withRetries(Supplier<CompletableFuture<T>> call) {
-    CompletableFuture<T> result = new CompletableFuture<>();
-    attempt(call, 1, System.nanoTime(), result);
-    return result;
+  /** One GET, retried and hedged until its headers arrive; its body is not resumed. */
+  CompletableFuture<ObjectContent> send(GetRequest request) {
+    return new Call<>(
+            "GET " + request.describe(),
+            () -> delegate.getObject(request),
+            Futures::closeQuietly)
+        .start();
   }
 
-  private <T> void attempt(
-      Supplier<CompletableFuture<T>> call,
-      int attempt,
-      long startNanos,
-      CompletableFuture<T> result) {
-    call.get()
-        .whenComplete(
-            (value, failure) -> {
-              if (failure == null) {
-                result.complete(value);
-                return;
-              }
-              IOException error = RetryPolicy.asIoException(failure);
-              if (!RetryPolicy.isRetryable(error)) {
-                result.completeExceptionally(error);
-                return;
-              }
-              long delayNanos = policy.delayBefore(attempt, error).toNanos();
-              long elapsed = System.nanoTime() - startNanos;
-              if (attempt >= policy.maxAttempts()
-                  || elapsed + delayNanos > policy.deadline().toNanos()) {
-                result.completeExceptionally(RetryPolicy.exhausted(error, attempt));
-                return;
-              }
-              metrics.increment(Metric.RETRIES);
-              try {
-                scheduler.schedule(
-                    () -> attempt(call, attempt + 1, startNanos, result),
-                    delayNanos,
-                    TimeUnit.NANOSECONDS);
-              } catch (RejectedExecutionException closed) {
-                result.completeExceptionally(error);
-              }
-            });
+  RetryPolicy policy() {
+    return policy;
+  }
+
+  Metrics metrics() {
+    return metrics;
+  }
+
+  Ticker ticker() {
+    return ticker;
+  }
+
+  ResponseTimes times() {
+    return times;
+  }
+
+  StallWatchdog watchdog() {
+    return watchdog;
+  }
+
+  /**
+   * One request until it has an answer: its attempts, retries and hedges. Its lock guards the
+   * attempts in flight and the counts; no I/O happens under it.
+   */
+  private final class Call<T> {
+    private final String what;
+    private final Supplier<CompletableFuture<T>> send;
+    private final Consumer<T> discard;
+    private final CompletableFuture<T> result = new CompletableFuture<>();
+    private final List<Attempt> inFlight = new ArrayList<>();
+    private final long startNanos = ticker.nanos();
+    private int attempts;
+    private int hedges;
+
+    private Call(String what, Supplier<CompletableFuture<T>> send, Consumer<T> discard) {
+      this.what = what;
+      this.send = send;
+      this.discard = discard;
+    }
+
+    /** One request sent; {@code hedge} if it is a copy sent while another is still waiting. */
+    private final class Attempt {
+      private final boolean hedge;
+      private final long sentNanos = ticker.nanos();
+      private volatile CompletableFuture<T> future;
+
+      private Attempt(boolean hedge) {
+        this.hedge = hedge;
+      }
+    }
+
+    CompletableFuture<T> start() {
+      result.whenComplete((value, failure) -> cancelAttempts());
+      sendAttempt(false);
+      return result;
+    }
+
+    private void sendAttempt(boolean hedge) {
+      Attempt attempt = new Attempt(hedge);
+      synchronized (this) {
+        if (result.isDone()) {
+          return;
+        }
+        if (hedge) {
+          hedges++;
+        } else {
+          attempts++;
+        }
+        inFlight.add(attempt);
+      }
+      budget.earn();
+      CompletableFuture<T> future;
+      try {
+        future = send.get();
+      } catch (RuntimeException e) {
+        future = CompletableFuture.failedFuture(e);
+      }
+      attempt.future = future;
+      future.whenComplete((value, failure) -> answered(attempt, value, failure));
+      schedule(() -> timeOut(attempt), configuration.firstByteTimeout().toNanos());
+      if (configuration.hedgeMaxCopies() > 0) {
+        schedule(this::hedgeIfStillWaiting, times.hedgeDeadlineNanos());
+      }
+    }
+
+    private void schedule(Runnable task, long delayNanos) {
+      try {
+        scheduler.schedule(task, delayNanos);
+      } catch (RejectedExecutionException closed) {
+        // Closing: the attempts in flight decide the outcome.
+      }
+    }
+
+    /** An attempt without response headers after the first-byte timeout is abandoned. */
+    private void timeOut(Attempt attempt) {
+      boolean othersInFlight;
+      synchronized (this) {
+        if (!inFlight.remove(attempt)) {
+          return;
+        }
+        othersInFlight = !inFlight.isEmpty();
+      }
+      attempt.future.cancel(true);
+      attempt.future.thenAccept(discard);
+      failed(
+          new ObjectStoreException(
+              what
+                  + ": no response headers within "
+                  + configuration.firstByteTimeout().toMillis()
+                  + " ms",
+              0,
+              null,
+              null,
+              true,
+              null),
+          othersInFlight);
+    }
+
+    private void hedgeIfStillWaiting() {
+      synchronized (this) {
+        long now = ticker.nanos();
+        boolean waiting =
+            !result.isDone()
+                && !inFlight.isEmpty()
+                && inFlight.stream()
+                    .allMatch(a -> now - a.sentNanos >= times.hedgeDeadlineNanos());
+        if (!waiting || hedges >= configuration.hedgeMaxCopies() || pastDeadline(0)) {
+          return;
+        }
+      }
+      if (budget.tryTake()) {
+        metrics.increment(Metric.HEDGED_GETS);
+        sendAttempt(true);
+      }
+    }
+
+    private void answered(Attempt attempt, T value, Throwable failure) {
+      boolean wasInFlight;
+      boolean othersInFlight;
+      synchronized (this) {
+        wasInFlight = inFlight.remove(attempt);
+        othersInFlight = !inFlight.isEmpty();
+      }
+      if (failure == null) {
+        times.recordFirstByte(ticker.nanos() - attempt.sentNanos);
+        if (!result.complete(value)) {
+          discard.accept(value);
+        } else if (attempt.hedge) {
+          metrics.increment(Metric.HEDGES_WON);
+          budget.refund();
+        }
+      } else if (wasInFlight && !(failure instanceof CancellationException)) {
+        failed(Futures.asIoException(failure), othersInFlight);
+      }
+    }
+
+    /** An attempt failed: fail the call, wait for the other attempts, or retry. */
+    private void failed(IOException error, boolean othersInFlight) {
+      if (result.isDone()) {
+        return;
+      }
+      if (!RetryPolicy.isRetryable(error)) {
+        result.completeExceptionally(error);
+      } else if (!othersInFlight) {
+        retryAfter(error);
+      }
+    }
+
+    private void retryAfter(IOException error) {
+      int made;
+      synchronized (this) {
+        made = attempts;
+      }
+      long delayNanos = policy.delayBefore(made, error).toNanos();
+      if (made >= policy.maxAttempts() || pastDeadline(delayNanos)) {
+        result.completeExceptionally(RetryPolicy.exhausted(error, tried()));
+        return;
+      }
+      metrics.increment(Metric.RETRIES);
+      try {
+        scheduler.schedule(() -> sendAttempt(false), delayNanos);
+      } catch (RejectedExecutionException closed) {
+        result.completeExceptionally(RetryPolicy.exhausted(error, tried() + "; the client closed"));
+      }
+    }
+
+    private boolean pastDeadline(long delayNanos) {
+      return ticker.nanos() - startNanos + delayNanos > policy.deadline().toNanos();
+    }
+
+    private synchronized String tried() {
+      return attempts
+          + (attempts == 1 ? " attempt" : " attempts")
+          + (hedges == 0 ? "" : " and " + hedges + (hedges == 1 ? " hedge" : " hedges"));
+    }
+
+    private void cancelAttempts() {
+      List<Attempt> losers;
+      synchronized (this) {
+        losers = List.copyOf(inFlight);
+        inFlight.clear();
+      }
+      for (Attempt loser : losers) {
+        CompletableFuture<T> future = loser.future;
+        if (future != null) {
+          future.cancel(true);
+          future.thenAccept(discard);
+        }
+      }
+    }
   }
 
   @Override
   public void close() {
-    DaemonPools.shutdown(scheduler);
+    scheduler.close();
     delegate.close();
   }
 }

@@ -1,14 +1,14 @@
 package io.seekwell.client;
 
+import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.object.ObjectChangedException;
 import io.seekwell.common.object.ObjectStoreException;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -72,7 +72,8 @@ public final class S3Errors {
       }
       default -> {
         boolean retryable =
-            status == 500
+            status == 429
+                || status == 500
                 || status == 502
                 || status == 503
                 || status == 504
@@ -99,12 +100,8 @@ public final class S3Errors {
   }
 
   private static Throwable unwrap(Throwable failure) {
-    Throwable current = failure;
-    while ((current instanceof CompletionException || current instanceof ExecutionException)
-        && current.getCause() != null) {
-      current = current.getCause();
-    }
-    return current;
+    Throwable cause = Futures.unwrap(failure);
+    return cause instanceof UncheckedIOException unchecked ? unchecked.getCause() : cause;
   }
 
   private static String describe(Throwable cause) {

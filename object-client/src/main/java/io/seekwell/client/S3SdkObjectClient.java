@@ -17,27 +17,24 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
  * job.
  *
  * <p>Every GET carries a closed {@code Range} and, when the request has an ETag, {@code If-Match}.
- * A response that does not arrive within {@link ObjectClientConfiguration#firstByteTimeout()} is
- * cancelled and fails with a retryable {@link io.seekwell.common.object.ObjectStoreException}.
+ * Cancelling a returned future cancels the HTTP exchange. Timeouts, hedging and resumption are the
+ * job of the {@link RetryingObjectClient} every Seekwell factory reads through.
  *
  * <p>The SDK client stays the caller's: {@link #close()} does not close it.
  */
 public final class S3SdkObjectClient implements ObjectClient {
 
   private final S3AsyncClient s3;
-  private final ObjectClientConfiguration configuration;
 
   /** A client over {@code s3}. */
-  public S3SdkObjectClient(S3AsyncClient s3, ObjectClientConfiguration configuration) {
+  public S3SdkObjectClient(S3AsyncClient s3) {
     this.s3 = Objects.requireNonNull(s3, "s3");
-    this.configuration = Objects.requireNonNull(configuration, "configuration");
   }
 
   @Override
   public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
     return SdkCalls.complete(
         s3.headObject(SdkRequests.head(request)),
-        configuration.firstByteTimeout(),
         SdkRequests.describe(request),
         SdkRequests::metadata);
   }
@@ -47,7 +44,6 @@ public final class S3SdkObjectClient implements ObjectClient {
     String what = SdkRequests.describe(request);
     return SdkCalls.complete(
         s3.getObject(SdkRequests.get(request), AsyncResponseTransformer.toBlockingInputStream()),
-        configuration.firstByteTimeout(),
         what,
         stream -> SdkCalls.content(request, stream, what));
   }

@@ -1,43 +1,60 @@
 package io.seekwell.client;
 
+import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectContent;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 
-/** What the async and the sync SDK object clients do alike with a call's outcome. Stateless. */
-final class SdkCalls {
+/**
+ * What every SDK-based object client does alike with a call's outcome (the async and sync clients
+ * here, and a connector's client over its engine's S3 client). Stateless.
+ */
+public final class SdkCalls {
 
   private SdkCalls() {}
 
   /**
-   * {@code call}, failed with a timeout if it has not completed within {@code firstByteTimeout},
-   * its failure translated and its result mapped by {@code onSuccess}. Completing an SDK future
-   * exceptionally cancels the HTTP exchange behind it.
+   * {@code call}, its failure translated and its result mapped by {@code onSuccess}. Cancelling
+   * the returned future cancels the SDK future, and with it the HTTP exchange behind it. Timeouts
+   * are the {@link RetryingObjectClient}'s, which every read path goes through.
    */
-  static <T, R> CompletableFuture<R> complete(
-      CompletableFuture<T> call, Duration firstByteTimeout, String what, Function<T, R> onSuccess) {
-    return call.orTimeout(firstByteTimeout.toMillis(), TimeUnit.MILLISECONDS)
-        .handle(
-            (result, failure) -> {
-              if (failure != null) {
-                throw new CompletionException(S3Errors.translate(failure, what));
-              }
-              return onSuccess.apply(result);
-            });
+  public static <T, R> CompletableFuture<R> complete(
+      CompletableFuture<T> call, String what, Function<T, R> onSuccess) {
+    return Futures.cancelThrough(
+        call.handle(
+                (result, failure) -> {
+                  if (failure != null) {
+                    throw new CompletionException(S3Errors.translate(failure, what));
+                  }
+                  return onSuccess.apply(result);
+                }),
+        call,
+        SdkCalls::abort);
+  }
+
+  /** Aborts a response nobody is going to read, so that its connection is not reused. */
+  static void abort(Object response) {
+    if (response instanceof ResponseInputStream<?> stream) {
+      stream.abort();
+    }
   }
 
   /** The content of a GET response, its body checked, counted and abortable. */
-  static ObjectContent content(
+  public static ObjectContent content(
       GetRequest request, ResponseInputStream<GetObjectResponse> stream, String what) {
+    Long declared = stream.response().contentLength();
     return new ObjectContent(
         request.range(),
         stream.response().eTag(),
-        new ResponseBodyStream(stream, stream::abort, request.range().length(), what));
+        new ResponseBodyStream(
+            stream,
+            stream::abort,
+            request.range().length(),
+            declared == null ? -1 : declared,
+            what));
   }
 }

@@ -13,40 +13,57 @@ class ObjectClientConfigurationTest {
   @Test
   void defaults() {
     assertEquals(
-        new ObjectClientConfiguration(
-            5,
-            Duration.ofMillis(100),
-            Duration.ofSeconds(5),
-            Duration.ofMinutes(2),
-            Duration.ofSeconds(10),
-            Duration.ofSeconds(30),
-            Duration.ofSeconds(30),
-            128),
+        ObjectClientConfiguration.builder()
+            .maxAttempts(5)
+            .baseDelay(Duration.ofMillis(100))
+            .maxDelay(Duration.ofSeconds(5))
+            .retryDeadline(Duration.ofMinutes(2))
+            .connectTimeout(Duration.ofSeconds(10))
+            .firstByteTimeout(Duration.ofSeconds(30))
+            .readIdleTimeout(Duration.ofSeconds(30))
+            .maxConnections(128)
+            .resumeMaxAttempts(5)
+            .hedgeMaxCopies(2)
+            .hedgeFloor(Duration.ofMillis(50))
+            .hedgeBudget(0.05)
+            .stallFloor(Duration.ofSeconds(1))
+            .build(),
         ObjectClientConfiguration.fromConfiguration(ConnectorConfiguration.empty()));
   }
 
   @Test
   void everyKeyIsRead() {
     Map<String, String> map =
-        Map.of(
-            "seekwell.client.retry.max.attempts", "3",
-            "seekwell.client.retry.base.delay", "20ms",
-            "seekwell.client.retry.max.delay", "2s",
-            "seekwell.client.retry.deadline", "1m",
-            "seekwell.client.connect.timeout", "3s",
-            "seekwell.client.first.byte.timeout", "4s",
-            "seekwell.client.read.idle.timeout", "6s",
-            "seekwell.client.max.connections", "16");
+        Map.ofEntries(
+            Map.entry("seekwell.client.retry.max.attempts", "3"),
+            Map.entry("seekwell.client.retry.base.delay", "20ms"),
+            Map.entry("seekwell.client.retry.max.delay", "2s"),
+            Map.entry("seekwell.client.retry.deadline", "1m"),
+            Map.entry("seekwell.client.connect.timeout", "3s"),
+            Map.entry("seekwell.client.first.byte.timeout", "4s"),
+            Map.entry("seekwell.client.read.idle.timeout", "6s"),
+            Map.entry("seekwell.client.max.connections", "16"),
+            Map.entry("seekwell.client.resume.max.attempts", "7"),
+            Map.entry("seekwell.client.hedge.max.copies", "0"),
+            Map.entry("seekwell.client.hedge.floor", "80ms"),
+            Map.entry("seekwell.client.hedge.budget", "0.1"),
+            Map.entry("seekwell.client.stall.floor", "2s"));
     assertEquals(
-        new ObjectClientConfiguration(
-            3,
-            Duration.ofMillis(20),
-            Duration.ofSeconds(2),
-            Duration.ofMinutes(1),
-            Duration.ofSeconds(3),
-            Duration.ofSeconds(4),
-            Duration.ofSeconds(6),
-            16),
+        ObjectClientConfiguration.builder()
+            .maxAttempts(3)
+            .baseDelay(Duration.ofMillis(20))
+            .maxDelay(Duration.ofSeconds(2))
+            .retryDeadline(Duration.ofMinutes(1))
+            .connectTimeout(Duration.ofSeconds(3))
+            .firstByteTimeout(Duration.ofSeconds(4))
+            .readIdleTimeout(Duration.ofSeconds(6))
+            .maxConnections(16)
+            .resumeMaxAttempts(7)
+            .hedgeMaxCopies(0)
+            .hedgeFloor(Duration.ofMillis(80))
+            .hedgeBudget(0.1)
+            .stallFloor(Duration.ofSeconds(2))
+            .build(),
         ObjectClientConfiguration.fromConfiguration(ConnectorConfiguration.of(map, "seekwell.")));
   }
 
@@ -74,5 +91,16 @@ class ObjectClientConfigurationTest {
         "Invalid value '0ms' for configuration key 'seekwell.client.read.idle.timeout': expected"
             + " a duration greater than zero",
         zero.getMessage());
+    IllegalArgumentException budget =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ObjectClientConfiguration.fromConfiguration(
+                    ConnectorConfiguration.of(
+                        Map.of("seekwell.client.hedge.budget", "1.5"), "seekwell.")));
+    assertEquals(
+        "Invalid value '1.5' for configuration key 'seekwell.client.hedge.budget': expected"
+            + " at most 1",
+        budget.getMessage());
   }
 }

@@ -89,7 +89,7 @@ class RetryPolicyTest {
   @Test
   void exhaustedKeepsTheLastErrorsKindAndCountsAttempts() {
     ObjectStoreException last = storeError(503, true);
-    IOException reported = RetryPolicy.exhausted(last, 5);
+    IOException reported = RetryPolicy.exhausted(last, "5 attempts");
     ObjectStoreException store = assertInstanceOf(ObjectStoreException.class, reported);
     assertEquals(503, store.statusCode());
     assertEquals("SlowDown", store.errorCode().orElseThrow());
@@ -97,8 +97,8 @@ class RetryPolicyTest {
     assertFalse(store.isRetryable());
     assertSame(last, store.getCause());
 
-    IOException reset = RetryPolicy.exhausted(new SocketException("reset"), 1);
-    assertEquals("reset (gave up after 1 attempt)", reset.getMessage());
+    IOException reset = RetryPolicy.exhausted(new SocketException("reset"), "1 attempt and 2 hedges");
+    assertEquals("reset (gave up after 1 attempt and 2 hedges)", reset.getMessage());
   }
 
   private static ObjectStoreException storeError(int status, boolean retryable) {

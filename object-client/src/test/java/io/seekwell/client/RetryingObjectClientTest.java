@@ -85,15 +85,12 @@ class RetryingObjectClientTest {
   @Test
   void deadlineStopsRetriesEarly() {
     ObjectClientConfiguration slowBackoff =
-        new ObjectClientConfiguration(
-            10,
-            Duration.ofSeconds(10),
-            Duration.ofSeconds(10),
-            Duration.ofMillis(1),
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(1),
-            4);
+        ObjectClientConfiguration.builder()
+            .maxAttempts(10)
+            .baseDelay(Duration.ofSeconds(10))
+            .maxDelay(Duration.ofSeconds(10))
+            .retryDeadline(Duration.ofMillis(1))
+            .build();
     faults.thenFail(slowDown());
     RetryPolicy alwaysWaitFullBound = new RetryPolicy(slowBackoff, () -> 0.999);
     try (RetryingObjectClient client =
@@ -148,7 +145,7 @@ class RetryingObjectClientTest {
         ObjectContent content =
             client.getObject(GetRequest.of(OBJECT, ByteRange.of(0, 9_999))).get()) {
       IOException e = assertThrows(IOException.class, () -> content.stream().readAllBytes());
-      assertEquals("Connection reset (gave up after 5 attempts)", e.getMessage());
+      assertEquals("Connection reset (gave up after 5 GETs of the body)", e.getMessage());
     }
     assertEquals(5, store.gets().size());
     assertEquals(4, metrics.get(Metric.RETRIES));

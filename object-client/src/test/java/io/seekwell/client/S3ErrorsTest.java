@@ -76,6 +76,7 @@ class S3ErrorsTest {
     "500, InternalError, true",
     "502, BadGateway, true",
     "503, SlowDown, true",
+    "429, TooManyRequests, true",
     "504, GatewayTimeout, true",
     "400, RequestTimeout, true",
     "400, InvalidArgument, false",
@@ -88,6 +89,7 @@ class S3ErrorsTest {
     assertEquals(code, store.errorCode().orElseThrow());
     assertEquals("REQ123", store.requestId().orElseThrow());
     assertEquals(retryable, store.isRetryable());
+    assertEquals(status == 503 || status == 429, store.isThrottling(), "throttling");
     assertTrue(e.getMessage().startsWith(WHAT + ": store says " + code), e.getMessage());
   }
 

@@ -11,16 +11,30 @@ import java.io.InputStream;
 import java.net.SocketException;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * Wraps an object client and plays a script of faults, one per request in order: fail the request,
- * or let it succeed and cut its body after some bytes. Requests beyond the script pass through.
+ * let it succeed and cut its body after some bytes, never answer it (until cancelled), or let its
+ * body stall after some bytes until it is closed. Requests beyond the script pass through.
  */
 final class ScriptedFaultsObjectClient implements ObjectClient {
 
   private final ObjectClient delegate;
   private final Deque<Object> script = new ArrayDeque<>();
+  private final List<CompletableFuture<ObjectContent>> hung = new CopyOnWriteArrayList<>();
+
+  /** A body that delivers some bytes, then blocks until it is closed. */
+  private record Stall(long after) {}
+
+  /** A request that is never answered. */
+  private enum Hang {
+    INSTANCE
+  }
 
   ScriptedFaultsObjectClient(ObjectClient delegate) {
     this.delegate = delegate;
@@ -36,6 +50,23 @@ final class ScriptedFaultsObjectClient implements ObjectClient {
   synchronized ScriptedFaultsObjectClient thenCutBodyAfter(long bytes) {
     script.add(bytes);
     return this;
+  }
+
+  /** The next GET is never answered; cancelling its future is the only way out. */
+  synchronized ScriptedFaultsObjectClient thenHang() {
+    script.add(Hang.INSTANCE);
+    return this;
+  }
+
+  /** The next GET's body delivers {@code bytes} bytes, then blocks until it is closed. */
+  synchronized ScriptedFaultsObjectClient thenStallBodyAfter(long bytes) {
+    script.add(new Stall(bytes));
+    return this;
+  }
+
+  /** The futures of GETs that were never answered, in order. */
+  List<CompletableFuture<ObjectContent>> hungGets() {
+    return List.copyOf(hung);
   }
 
   private synchronized Object next() {
@@ -56,10 +87,19 @@ final class ScriptedFaultsObjectClient implements ObjectClient {
     if (fault instanceof IOException error) {
       return CompletableFuture.failedFuture(error);
     }
+    if (fault == Hang.INSTANCE) {
+      CompletableFuture<ObjectContent> never = new CompletableFuture<>();
+      hung.add(never);
+      return never;
+    }
     CompletableFuture<ObjectContent> content = delegate.getObject(request);
     if (fault instanceof Long cutAfter) {
       return content.thenApply(
           c -> new ObjectContent(c.range(), c.etag(), new CutStream(c.stream(), cutAfter)));
+    }
+    if (fault instanceof Stall stall) {
+      return content.thenApply(
+          c -> new ObjectContent(c.range(), c.etag(), new StallingStream(c.stream(), stall.after())));
     }
     return content;
   }
@@ -93,6 +133,43 @@ final class ScriptedFaultsObjectClient implements ObjectClient {
 
     @Override
     public void close() throws IOException {
+      in.close();
+    }
+  }
+
+  /** Delivers {@code limit} bytes, then blocks until closed, then fails as a cut connection. */
+  private static final class StallingStream extends BulkReadInputStream {
+    private final InputStream in;
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private long left;
+
+    StallingStream(InputStream in, long limit) {
+      this.in = in;
+      this.left = limit;
+    }
+
+    @Override
+    protected int readBytes(byte[] buffer, int offset, int length) throws IOException {
+      if (left == 0) {
+        try {
+          if (!closed.await(30, TimeUnit.SECONDS)) {
+            throw new IOException("test body stalled for 30 s and nobody closed it");
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        throw new SocketException("Socket closed");
+      }
+      int n = in.read(buffer, offset, (int) Math.min(length, left));
+      if (n > 0) {
+        left -= n;
+      }
+      return n;
+    }
+
+    @Override
+    public void close() throws IOException {
+      closed.countDown();
       in.close();
     }
   }

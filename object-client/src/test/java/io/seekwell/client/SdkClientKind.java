@@ -25,7 +25,7 @@ enum SdkClientKind {
               .httpClientBuilder(http)
               .overrideConfiguration(SdkClients.withoutSdkRetries())
               .build();
-      return new Clients(new MeteredObjectClient(new S3SdkObjectClient(s3, config), metrics), s3);
+      return new Clients(new MeteredObjectClient(new S3SdkObjectClient(s3), metrics), s3);
     }
   },
   CRT {
@@ -45,7 +45,7 @@ enum SdkClientKind {
               .forcePathStyle(true)
               .httpConfiguration(http)
               .build();
-      return new Clients(new MeteredObjectClient(new S3SdkObjectClient(s3, config), metrics), s3);
+      return new Clients(new MeteredObjectClient(new S3SdkObjectClient(s3), metrics), s3);
     }
   },
   SYNC {

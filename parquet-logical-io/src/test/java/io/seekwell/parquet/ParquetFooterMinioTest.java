@@ -56,7 +56,7 @@ class ParquetFooterMinioTest {
       Metrics metrics, Map<String, String> settings) {
     return new S3SeekableInputStreamFactory(
         new MeteredObjectClient(
-            new S3SdkObjectClient(s3, ObjectClientConfiguration.defaults()), metrics),
+            new S3SdkObjectClient(s3), metrics),
         S3SeekableInputStreamConfiguration.fromConfiguration(
             ConnectorConfiguration.of(settings, "seekwell.")));
   }

@@ -74,7 +74,7 @@ class ParquetPredictionMinioTest {
     Path third = writeAndUpload("part-2.parquet", 3);
     S3SeekableInputStreamFactory factory =
         new S3SeekableInputStreamFactory(
-            new S3SdkObjectClient(s3, ObjectClientConfiguration.defaults()),
+            new S3SdkObjectClient(s3),
             S3SeekableInputStreamConfiguration.DEFAULT);
     try {
       assertEquals(
@@ -107,7 +107,7 @@ class ParquetPredictionMinioTest {
 
   private static S3SeekableInputStreamFactory factoryWithMode(String mode) {
     return new S3SeekableInputStreamFactory(
-        new S3SdkObjectClient(s3, ObjectClientConfiguration.defaults()),
+        new S3SdkObjectClient(s3),
         S3SeekableInputStreamConfiguration.fromConfiguration(
             ConnectorConfiguration.of(
                 Map.of("seekwell.logicalio.parquet.prefetch.mode", mode), "seekwell.")));

@@ -86,7 +86,7 @@ class ParquetProjectionMinioTest {
     try (S3SeekableInputStreamFactory factory =
         new S3SeekableInputStreamFactory(
             new MeteredObjectClient(
-                new S3SdkObjectClient(s3, ObjectClientConfiguration.defaults()), metrics),
+                new S3SdkObjectClient(s3), metrics),
             S3SeekableInputStreamConfiguration.DEFAULT)) {
       List<Long> remote =
           ParquetFiles.readColumns(

@@ -118,6 +118,15 @@ public final class ConnectorConfiguration {
     return requireAtLeast(key, getSize(key, defaultBytes), min);
   }
 
+  /** A size in bytes from {@code min} to {@code max}. */
+  public long getSize(String key, long defaultBytes, long min, long max) {
+    long value = getSize(key, defaultBytes, min);
+    if (value > max) {
+      throw invalid(key, values.get(key), "at most " + max + " bytes");
+    }
+    return value;
+  }
+
   /** A duration, such as {@code 250ms}, {@code 30s} or {@code 5m}. */
   public Duration getDuration(String key, Duration defaultValue) {
     return get(key, defaultValue, "a duration such as 250ms, 30s or 5m", Units::parseDuration);

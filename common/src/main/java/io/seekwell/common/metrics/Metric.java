@@ -18,7 +18,7 @@ public enum Metric {
   ERRORS_OBJECT_CHANGED,
   /** Requests for a range past the end of the object (HTTP 416 or a short body). */
   ERRORS_RANGE,
-  /** Requests the store throttled (HTTP 503 SlowDown). */
+  /** Requests the store throttled (HTTP 503 SlowDown, HTTP 429). */
   ERRORS_THROTTLED,
   /** Server errors other than throttling (HTTP 5xx). */
   ERRORS_SERVER,
@@ -34,5 +34,13 @@ public enum Metric {
    * Prefetched bytes dropped from the cache without being read (counted in 64 KiB granules, so a
    * granule counts as read when any of its bytes was): the over-read.
    */
-  PREFETCHED_BYTES_UNUSED
+  PREFETCHED_BYTES_UNUSED,
+  /** GETs sent again while the first was still waiting for its response headers. */
+  HEDGED_GETS,
+  /** Hedged GETs whose copy answered first. */
+  HEDGES_WON,
+  /** GET bodies that stopped delivering bytes for longer than the idle deadline, and were cut. */
+  STALLED_GETS_ABANDONED,
+  /** GET bodies continued by a new GET of their missing bytes after they failed part-way. */
+  BODIES_RESUMED
 }

@@ -1,5 +1,6 @@
 package io.seekwell.common.object;
 
+import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.io.BulkReadInputStream;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
@@ -10,7 +11,6 @@ import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * Counts the requests of another {@link ObjectClient} in a {@link Metrics}: HEADs, GETs, body bytes
@@ -37,13 +37,15 @@ public final class MeteredObjectClient implements ObjectClient {
   @Override
   public CompletableFuture<ObjectContent> getObject(GetRequest request) {
     metrics.increment(Metric.GET_REQUESTS);
-    return delegate
-        .getObject(request)
-        .whenComplete((content, failure) -> count(failure))
-        .thenApply(
-            content ->
-                new ObjectContent(
-                    content.range(), content.etag(), new CountingStream(content.stream())));
+    CompletableFuture<ObjectContent> call = delegate.getObject(request);
+    return Futures.cancelThrough(
+        call.whenComplete((content, failure) -> count(failure))
+            .thenApply(
+                content ->
+                    new ObjectContent(
+                        content.range(), content.etag(), new CountingStream(content.stream()))),
+        call,
+        Futures::closeQuietly);
   }
 
   private void count(Throwable failure) {
@@ -54,10 +56,7 @@ public final class MeteredObjectClient implements ObjectClient {
 
   /** The error counter a failure belongs to. */
   static Metric kindOf(Throwable failure) {
-    Throwable cause =
-        failure instanceof CompletionException && failure.getCause() != null
-            ? failure.getCause()
-            : failure;
+    Throwable cause = Futures.unwrap(failure);
     if (cause instanceof FileNotFoundException) {
       return Metric.ERRORS_NOT_FOUND;
     }

@@ -23,7 +23,10 @@ public interface ObjectClient extends AutoCloseable {
 
   /**
    * Starts fetching the request's range. The future completes when the store has answered; the
-   * content then streams the bytes as they arrive. The caller must close the content.
+   * content then streams the bytes as they arrive. The caller must close the content. Cancelling
+   * the future abandons the request: an implementation should abort its exchange, and must close
+   * content that arrives anyway. Closing the content from another thread while a read of it blocks
+   * must end that read with an {@link java.io.IOException}.
    */
   CompletableFuture<ObjectContent> getObject(GetRequest request);
 

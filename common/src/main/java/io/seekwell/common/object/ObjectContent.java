@@ -5,10 +5,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The body of a GET: exactly the bytes of {@link #range()}, streamed as they arrive. Not
@@ -30,28 +26,6 @@ public record ObjectContent(ByteRange range, String etag, InputStream stream) im
     Objects.requireNonNull(range, "range");
     Objects.requireNonNull(etag, "etag");
     Objects.requireNonNull(stream, "stream");
-  }
-
-  /**
-   * Waits for a GET's content. If the wait ends without it (timeout, interruption), content that
-   * arrives later is closed, so that no connection is leaked.
-   */
-  public static ObjectContent await(CompletableFuture<ObjectContent> future, long timeoutNanos)
-      throws InterruptedException, ExecutionException, TimeoutException {
-    try {
-      return future.get(timeoutNanos, TimeUnit.NANOSECONDS);
-    } catch (InterruptedException | TimeoutException e) {
-      future.thenAccept(ObjectContent::closeQuietly);
-      throw e;
-    }
-  }
-
-  private static void closeQuietly(ObjectContent content) {
-    try {
-      content.close();
-    } catch (IOException | RuntimeException ignored) {
-      // Nobody reads this content; closing only releases its connection.
-    }
   }
 
   /** Reads the whole body into a new array. */

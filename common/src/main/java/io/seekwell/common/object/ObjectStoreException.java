@@ -53,7 +53,9 @@ public class ObjectStoreException extends IOException {
 
   /** Whether the store asked for fewer requests (HTTP 503, or the error code {@code SlowDown}). */
   public boolean isThrottling() {
-    return statusCode() == 503 || "SlowDown".equals(errorCode().orElse(null));
+    return statusCode() == 503
+        || statusCode() == 429
+        || "SlowDown".equals(errorCode().orElse(null));
   }
 
   /** The store's id of the failed request, for support cases. */

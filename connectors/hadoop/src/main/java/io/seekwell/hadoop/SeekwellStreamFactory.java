@@ -62,7 +62,9 @@ public class SeekwellStreamFactory extends AbstractObjectInputStreamFactory {
     S3SeekableInputStreamConfiguration configuration =
         S3SeekableInputStreamConfiguration.fromConfiguration(
             ConnectorConfiguration.of(settings, SETTINGS_PREFIX));
-    seekwell = new S3SeekableInputStreamFactory(new S3aObjectClient(), configuration);
+    seekwell =
+        new S3SeekableInputStreamFactory(
+            new S3aObjectClient(configuration.client().maxConnections()), configuration);
   }
 
   @Override

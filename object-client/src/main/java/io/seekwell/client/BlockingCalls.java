@@ -1,0 +1,61 @@
+package io.seekwell.client;
+
+import io.seekwell.common.concurrent.DaemonPools;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Runs blocking SDK calls on a pool of its own, so that object clients over blocking S3 clients give
+ * callers the same asynchronous contract as those over async clients: a caller can stop waiting
+ * (time out, hedge, close) while the call blocks. Thread-safe.
+ *
+ * <p>A blocking call cannot be interrupted while it waits for the network: its thread goes on until
+ * the call returns or its socket times out. Whatever it returns after its future was completed
+ * (timed out, cancelled, closed) is handed to the call's {@code discard}, which aborts it, so no
+ * connection goes back to the pool half-read. {@link #close()} does not wait for such threads.
+ */
+public final class BlockingCalls implements AutoCloseable {
+
+  private final ThreadPoolExecutor executor;
+
+  /** A pool of at most {@code threads} daemon threads named {@code prefix1}, {@code prefix2}… */
+  public BlockingCalls(String prefix, int threads) {
+    this.executor = DaemonPools.bounded(prefix, threads);
+  }
+
+  /**
+   * Runs {@code call} on the pool. If the returned future was completed first, the late result is
+   * handed to {@code discard}.
+   */
+  public <T> CompletableFuture<T> run(Supplier<T> call, Consumer<? super T> discard) {
+    CompletableFuture<T> future = new CompletableFuture<>();
+    try {
+      executor.execute(
+          () -> {
+            if (future.isDone()) {
+              return;
+            }
+            try {
+              T result = call.get();
+              if (!future.complete(result)) {
+                discard.accept(result);
+              }
+            } catch (RuntimeException e) {
+              future.completeExceptionally(e);
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      future.completeExceptionally(new IllegalStateException("The object client is closed", e));
+    }
+    return future;
+  }
+
+  /** Stops taking calls and interrupts idle threads; does not wait for calls still blocked. */
+  @Override
+  public void close() {
+    executor.shutdownNow();
+  }
+}

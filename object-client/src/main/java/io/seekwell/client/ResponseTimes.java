@@ -1,0 +1,94 @@
+package io.seekwell.client;
+
+import java.util.Arrays;
+
+/**
+ * What GETs through one client have shown so far, and the deadlines derived from it:
+ *
+ * <ul>
+ *   <li>the <b>hedge deadline</b>: a GET whose response headers have not come by then is sent
+ *       again. It is {@value #HEDGE_FACTOR} times the {@value #HEDGE_PERCENTILE} percentile of the
+ *       last {@value #WINDOW} times to first byte, never below the configured floor nor above the
+ *       first-byte timeout. Hedging near the 90th percentile sends a copy for at most about one GET
+ *       in ten of a healthy store, and in practice far fewer: the factor puts the deadline well
+ *       past the bulk of the distribution. Until {@value #MIN_SAMPLES} GETs have answered, the
+ *       deadline is {@link #COLD_HEDGE_NANOS} (AWS's guidance for re-sending a small GET is about
+ *       two seconds; one keeps a cold factory from waiting that long on a stalled connection).
+ *   <li>the <b>stall deadline</b>: a body that delivers nothing for this long is cut and resumed.
+ *       It is {@value #STALL_FACTOR} times the time the median observed throughput needs for one
+ *       64 KiB read, never below the configured floor (about a second: far longer than any healthy
+ *       pause between packets) nor above the read idle timeout.
+ * </ul>
+ *
+ * Thread-safe: recording takes this object's lock briefly; reading a deadline takes no lock.
+ */
+final class ResponseTimes {
+
+  static final int WINDOW = 128;
+  static final int MIN_SAMPLES = 8;
+  static final double HEDGE_PERCENTILE = 0.9;
+  static final double HEDGE_FACTOR = 1.5;
+  static final long COLD_HEDGE_NANOS = 1_000_000_000L;
+  static final int STALL_FACTOR = 16;
+  private static final int READ_SIZE = 64 * 1024;
+
+  private final long hedgeFloorNanos;
+  private final long hedgeCeilingNanos;
+  private final long stallFloorNanos;
+  private final long stallCeilingNanos;
+  private final long[] firstByte = new long[WINDOW];
+  private final double[] bytesPerNano = new double[WINDOW];
+  private int firstByteCount;
+  private int throughputCount;
+  private volatile long hedgeDeadline;
+  private volatile long stallDeadline;
+
+  ResponseTimes(ObjectClientConfiguration configuration) {
+    this.hedgeFloorNanos = configuration.hedgeFloor().toNanos();
+    this.hedgeCeilingNanos =
+        Math.max(hedgeFloorNanos, configuration.firstByteTimeout().toNanos());
+    this.stallFloorNanos = configuration.stallFloor().toNanos();
+    this.stallCeilingNanos = Math.max(stallFloorNanos, configuration.readIdleTimeout().toNanos());
+    this.hedgeDeadline = clamp(COLD_HEDGE_NANOS, hedgeFloorNanos, hedgeCeilingNanos);
+    this.stallDeadline = stallFloorNanos;
+  }
+
+  /** A GET's response headers came {@code nanos} after it was sent. */
+  synchronized void recordFirstByte(long nanos) {
+    firstByte[firstByteCount++ % WINDOW] = nanos;
+    if (firstByteCount >= MIN_SAMPLES) {
+      long[] sorted = Arrays.copyOf(firstByte, Math.min(firstByteCount, WINDOW));
+      Arrays.sort(sorted);
+      long percentile = sorted[(int) Math.ceil(HEDGE_PERCENTILE * sorted.length) - 1];
+      hedgeDeadline =
+          clamp((long) (percentile * HEDGE_FACTOR), hedgeFloorNanos, hedgeCeilingNanos);
+    }
+  }
+
+  /** A body delivered {@code bytes} in {@code nanos} after its headers. */
+  synchronized void recordBody(long bytes, long nanos) {
+    if (bytes < READ_SIZE || nanos <= 0) {
+      return;
+    }
+    bytesPerNano[throughputCount++ % WINDOW] = (double) bytes / nanos;
+    double[] sorted = Arrays.copyOf(bytesPerNano, Math.min(throughputCount, WINDOW));
+    Arrays.sort(sorted);
+    double median = sorted[sorted.length / 2];
+    stallDeadline =
+        clamp((long) (STALL_FACTOR * READ_SIZE / median), stallFloorNanos, stallCeilingNanos);
+  }
+
+  /** How long a GET may wait for its headers before a copy is sent. */
+  long hedgeDeadlineNanos() {
+    return hedgeDeadline;
+  }
+
+  /** How long a body may deliver nothing before it is cut and resumed. */
+  long stallDeadlineNanos() {
+    return stallDeadline;
+  }
+
+  private static long clamp(long value, long floor, long ceiling) {
+    return Math.max(floor, Math.min(ceiling, value));
+  }
+}
