@@ -10,6 +10,7 @@ import io.seekwell.common.object.ObjectMetadata;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.net.SocketException;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -128,10 +129,11 @@ final class ControllableObjectClient implements ObjectClient {
                     new StallingStream(content.stream(), stallAfter, bodyRelease)));
   }
 
-  /** Delivers some bytes, then blocks until released (or 60 s pass). */
+  /** Delivers some bytes, then blocks until released or closed (or 60 s pass). */
   private static final class StallingStream extends BulkReadInputStream {
     private final InputStream body;
     private final CountDownLatch release;
+    private volatile boolean closed;
     private long beforeStall;
 
     StallingStream(InputStream body, long beforeStall, CountDownLatch release) {
@@ -144,7 +146,12 @@ final class ControllableObjectClient implements ObjectClient {
     protected int readBytes(byte[] buffer, int offset, int length) throws IOException {
       if (beforeStall == 0) {
         try {
-          release.await(60, TimeUnit.SECONDS);
+          for (int waited = 0; waited < 6000 && !release.await(10, TimeUnit.MILLISECONDS); ) {
+            if (closed) {
+              throw new SocketException("Socket closed while stalled");
+            }
+            waited++;
+          }
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           throw new InterruptedIOException();
@@ -161,6 +168,7 @@ final class ControllableObjectClient implements ObjectClient {
 
     @Override
     public void close() throws IOException {
+      closed = true;
       body.close();
     }
   }

@@ -235,6 +235,7 @@ public final class RetryingObjectClient implements ObjectClient {
       }
       attempt.future.cancel(true);
       attempt.future.thenAccept(discard);
+      metrics.increment(Metric.ERRORS_NETWORK);
       failed(
           new ObjectStoreException(
               what

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -48,8 +49,9 @@ public final class MeteredObjectClient implements ObjectClient {
         Futures::closeQuietly);
   }
 
+  /** Counts a failure by kind; a cancelled request was abandoned by its caller, not failed. */
   private void count(Throwable failure) {
-    if (failure != null) {
+    if (failure != null && !(Futures.unwrap(failure) instanceof CancellationException)) {
       metrics.increment(kindOf(failure));
     }
   }

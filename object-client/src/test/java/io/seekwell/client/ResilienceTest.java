@@ -1,0 +1,210 @@
+package io.seekwell.client;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.common.ByteRange;
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.Metrics;
+import io.seekwell.common.object.GetRequest;
+import io.seekwell.common.object.ObjectContent;
+import io.seekwell.common.object.ObjectLocation;
+import io.seekwell.common.object.ObjectStoreException;
+import io.seekwell.testing.InMemoryObjectClient;
+import io.seekwell.testing.ManualClock;
+import io.seekwell.testing.TestData;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The resilience layer's hedging, first-byte timeouts and stall detection, on a clock the test
+ * moves: no test here waits for wall-clock time to pass.
+ */
+class ResilienceTest {
+
+  private static final ObjectLocation OBJECT = ObjectLocation.of("bucket", "key");
+  private static final byte[] CONTENT = TestData.randomBytes(11, 200_000);
+  private static final GetRequest ALL = GetRequest.of(OBJECT, ByteRange.of(0, CONTENT.length - 1));
+  private static final ObjectClientConfiguration CONFIG =
+      ObjectClientConfiguration.builder()
+          .baseDelay(Duration.ofMillis(1))
+          .maxDelay(Duration.ofMillis(2))
+          .firstByteTimeout(Duration.ofSeconds(5))
+          .retryDeadline(Duration.ofSeconds(60))
+          .build();
+
+  private final Metrics metrics = new Metrics();
+  private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
+  private final ScriptedFaultsObjectClient faults = new ScriptedFaultsObjectClient(store);
+  private final ManualClock clock = new ManualClock();
+  private final String etag = store.put(OBJECT, CONTENT);
+  private final RetryingObjectClient client = new RetryingObjectClient(faults, CONFIG, metrics, clock, clock);
+
+  @AfterEach
+  void close() {
+    client.close();
+  }
+
+  private static byte[] readAll(CompletableFuture<ObjectContent> future) throws Exception {
+    try (ObjectContent content = future.get(10, TimeUnit.SECONDS)) {
+      return content.stream().readAllBytes();
+    }
+  }
+
+  @Test
+  void aGetWithoutHeadersByTheColdDeadlineIsHedgedAndTheCopyWins() throws Exception {
+    faults.thenHang();
+    CompletableFuture<ObjectContent> response = client.getObject(ALL);
+    clock.advance(Duration.ofNanos(ResponseTimes.COLD_HEDGE_NANOS - 1));
+    assertFalse(response.isDone(), "no copy before the hedge deadline");
+    assertEquals(0, store.gets().size());
+
+    clock.advance(Duration.ofNanos(1));
+    assertArrayEquals(CONTENT, readAll(response));
+    assertEquals(1, metrics.get(Metric.HEDGED_GETS));
+    assertEquals(1, metrics.get(Metric.HEDGES_WON));
+    assertEquals(1, store.gets().size());
+    assertTrue(faults.hungGets().get(0).isCancelled(), "the stalled first GET is cancelled");
+    assertEquals(0, store.openContents());
+  }
+
+  @Test
+  void aHealthyStoreIsNeverHedged() throws Exception {
+    for (int i = 0; i < 200; i++) {
+      GetRequest request = GetRequest.of(OBJECT, ByteRange.ofLength(i * 1000L, 1000));
+      assertArrayEquals(
+          Arrays.copyOfRange(CONTENT, i * 1000, i * 1000 + 1000),
+          readAll(client.getObject(request)));
+      clock.advance(Duration.ofMillis(20));
+    }
+    clock.advance(Duration.ofMinutes(1));
+    assertEquals(0, metrics.get(Metric.HEDGED_GETS));
+    assertEquals(200, store.gets().size());
+  }
+
+  @Test
+  void theHedgeDeadlineFollowsObservedLatencyDownToItsFloor() throws Exception {
+    for (int i = 0; i < ResponseTimes.MIN_SAMPLES; i++) {
+      readAll(client.getObject(ALL));
+    }
+    faults.thenHang();
+    CompletableFuture<ObjectContent> response = client.getObject(ALL);
+    clock.advance(CONFIG.hedgeFloor().minusNanos(1));
+    assertFalse(response.isDone());
+    clock.advance(Duration.ofNanos(1));
+    assertArrayEquals(CONTENT, readAll(response));
+    assertEquals(1, metrics.get(Metric.HEDGED_GETS));
+  }
+
+  @Test
+  void hedgesThatDoNotWinStayWithinTheBudget() throws Exception {
+    int calls = 40;
+    for (int i = 0; i < calls * (CONFIG.hedgeMaxCopies() + 1); i++) {
+      faults.thenHang();
+    }
+    List<CompletableFuture<ObjectContent>> responses =
+        java.util.stream.IntStream.range(0, calls).mapToObj(i -> client.getObject(ALL)).toList();
+    clock.advance(Duration.ofSeconds(3));
+    long hedges = metrics.get(Metric.HEDGED_GETS);
+    assertEquals(0, metrics.get(Metric.HEDGES_WON));
+    assertTrue(
+        hedges <= HedgeBudget.BURST + Math.ceil(CONFIG.hedgeBudget() * (calls + hedges)),
+        "hedges: " + hedges);
+    assertTrue(hedges >= HedgeBudget.BURST, "a cold client may hedge its burst: " + hedges);
+    responses.forEach(response -> response.cancel(true));
+  }
+
+  @Test
+  void everyConnectionStalledFailsWithinTheDeadlineNamingTheRangeAndWhatWasTried()
+      throws Exception {
+    for (int i = 0; i < 50; i++) {
+      faults.thenHang();
+    }
+    ManualClock time = new ManualClock();
+    CompletableFuture<ObjectContent> response;
+    try (RetryingObjectClient threeAttempts =
+        new RetryingObjectClient(
+            faults, CONFIG.toBuilder().maxAttempts(3).build(), metrics, time, time)) {
+      response = threeAttempts.getObject(ALL);
+      for (int second = 0; second < 60 && !response.isDone(); second++) {
+        time.advance(Duration.ofSeconds(1));
+      }
+    }
+    ExecutionException failure =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            ExecutionException.class, () -> response.get(1, TimeUnit.SECONDS));
+    ObjectStoreException error = assertInstanceOf(ObjectStoreException.class, failure.getCause());
+    assertEquals(
+        "GET s3://bucket/key [0-199999]: no response headers within 5000 ms"
+            + " (gave up after 3 attempts and 2 hedges)",
+        error.getMessage());
+    assertTrue(time.nanos() < CONFIG.retryDeadline().toNanos(), "failed at " + time.nanos());
+    assertTrue(faults.hungGets().stream().allMatch(CompletableFuture::isCancelled));
+    assertEquals(5, faults.hungGets().size());
+  }
+
+  @Test
+  void aStalledBodyIsCutAndResumedFromItsFirstMissingByte() throws Exception {
+    faults.thenStallBodyAfter(70_000);
+    ObjectContent content = client.getObject(ALL).get(10, TimeUnit.SECONDS);
+    CompletableFuture<byte[]> read =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try (content) {
+                return content.stream().readAllBytes();
+              } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
+    for (int i = 0; i < 200 && !read.isDone(); i++) {
+      clock.advance(CONFIG.stallFloor());
+      try {
+        read.get(50, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException stillBlocked) {
+        // The reader has not reached the stall yet, or the cut has not been seen: move on.
+      }
+    }
+    assertArrayEquals(CONTENT, read.get(10, TimeUnit.SECONDS));
+    assertEquals(1, metrics.get(Metric.STALLED_GETS_ABANDONED));
+    assertEquals(1, metrics.get(Metric.BODIES_RESUMED));
+    List<GetRequest> gets = store.gets();
+    assertEquals(2, gets.size(), gets::toString);
+    assertEquals(ByteRange.of(70_000, CONTENT.length - 1), gets.get(1).range());
+    assertEquals(Optional.of(etag), gets.get(1).etag());
+  }
+
+  @Test
+  void aReaderThatMerelyPausesIsNeverCut() throws Exception {
+    try (ObjectContent content = client.getObject(ALL).get(10, TimeUnit.SECONDS)) {
+      byte[] first = content.stream().readNBytes(1000);
+      clock.advance(Duration.ofMinutes(5));
+      byte[] rest = content.stream().readAllBytes();
+      assertArrayEquals(Arrays.copyOf(CONTENT, 1000), first);
+      assertArrayEquals(Arrays.copyOfRange(CONTENT, 1000, CONTENT.length), rest);
+    }
+    assertEquals(0, metrics.get(Metric.STALLED_GETS_ABANDONED));
+    assertEquals(1, store.gets().size());
+  }
+
+  @Test
+  void throttlingWith429IsRetried() throws Exception {
+    faults.thenFail(
+        new ObjectStoreException("GET: too many requests", 429, "TooManyRequests", "r", true, null));
+    CompletableFuture<ObjectContent> response = client.getObject(ALL);
+    clock.advance(Duration.ofSeconds(1));
+    assertArrayEquals(CONTENT, readAll(response));
+    assertEquals(1, metrics.get(Metric.RETRIES));
+  }
+}
