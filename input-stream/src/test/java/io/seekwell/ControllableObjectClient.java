@@ -1,5 +1,6 @@
 package io.seekwell;
 
+import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.io.BulkReadInputStream;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.HeadRequest;
@@ -7,6 +8,7 @@ import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -185,8 +187,9 @@ final class ControllableObjectClient implements ObjectClient {
                 (v, e) -> {
                   if (e != null) {
                     later.completeExceptionally(e);
-                  } else {
-                    later.complete(v);
+                  } else if (!later.complete(v) && v instanceof Closeable late) {
+                    // Abandoned by the caller: nobody will read it.
+                    Futures.closeQuietly(late);
                   }
                 }),
         ThreadLocalRandom.current().nextInt(max + 1),

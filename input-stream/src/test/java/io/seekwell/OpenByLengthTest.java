@@ -13,6 +13,7 @@ import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.logical.LogicalIOConfiguration;
 import io.seekwell.physical.PhysicalIOConfiguration;
 import io.seekwell.testing.InMemoryObjectClient;
+import io.seekwell.testing.ManualClock;
 import io.seekwell.testing.TestData;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -30,13 +31,16 @@ class OpenByLengthTest {
   private static final S3URI URI = S3URI.of("bucket", "data.bin");
 
   private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
+  private final ManualClock clock = new ManualClock();
   private final S3SeekableInputStreamFactory factory =
       new S3SeekableInputStreamFactory(
           store,
           S3SeekableInputStreamConfiguration.builder()
               .physicalIO(PhysicalIOConfiguration.DEFAULT)
               .logicalIO(LogicalIOConfiguration.OFF)
-              .build());
+              .build(),
+          clock,
+          clock);
 
   @AfterEach
   void close() {
@@ -104,6 +108,48 @@ class OpenByLengthTest {
       fresh.readFully(0, buffer, 0, buffer.length);
       assertArrayEquals(Arrays.copyOf(TestData.randomBytes(4, 4 * MIB), 100), buffer);
     }
+  }
+
+  @Test
+  void anObjectOverwrittenPastTheMetadataTimeToLiveIsReadAfreshNotFromTheOldBytes()
+      throws IOException {
+    byte[] original = TestData.randomBytes(6, 4 * MIB);
+    byte[] replacement = TestData.randomBytes(7, 4 * MIB);
+    store.put(OBJECT, original);
+    byte[] buffer = new byte[1000];
+    try (S3SeekableInputStream stream = factory.createStream(URI, byLength(original.length))) {
+      stream.readFully(0, buffer, 0, buffer.length);
+    }
+    assertArrayEquals(Arrays.copyOf(original, 1000), buffer);
+    String newEtag = store.put(OBJECT, replacement);
+    clock.advance(PhysicalIOConfiguration.DEFAULT.metadataCacheTtl().plusSeconds(1));
+
+    int gets = store.gets().size();
+    try (S3SeekableInputStream stream = factory.createStream(URI, byLength(original.length))) {
+      stream.readFully(0, buffer, 0, buffer.length);
+      assertArrayEquals(Arrays.copyOf(replacement, 1000), buffer);
+      assertEquals(gets + 1, store.gets().size(), "the old version's bytes are not served");
+      assertEquals(Optional.empty(), store.gets().get(gets).etag());
+      assertEquals(Optional.of(newEtag), stream.etag());
+      stream.readFully(3 * MIB, buffer, 0, buffer.length);
+      assertArrayEquals(Arrays.copyOfRange(replacement, 3 * MIB, 3 * MIB + 1000), buffer);
+    }
+  }
+
+  @Test
+  void withinTheTimeToLiveAnOpenByLengthSharesTheCachedVersion() throws IOException {
+    byte[] original = TestData.randomBytes(8, MIB);
+    store.put(OBJECT, original);
+    byte[] buffer = new byte[1000];
+    try (S3SeekableInputStream stream = factory.createStream(URI, byLength(original.length))) {
+      stream.readFully(0, buffer, 0, buffer.length);
+    }
+    clock.advance(PhysicalIOConfiguration.DEFAULT.metadataCacheTtl().minusSeconds(1));
+    try (S3SeekableInputStream stream = factory.createStream(URI, byLength(original.length))) {
+      stream.readFully(0, buffer, 0, buffer.length);
+    }
+    assertArrayEquals(Arrays.copyOf(original, 1000), buffer);
+    assertEquals(1, store.gets().size());
   }
 
   @Test

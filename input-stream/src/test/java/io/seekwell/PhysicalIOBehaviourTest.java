@@ -16,6 +16,7 @@ import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.logical.LogicalIOConfiguration;
 import io.seekwell.physical.PhysicalIOConfiguration;
 import io.seekwell.testing.InMemoryObjectClient;
+import io.seekwell.testing.ManualClock;
 import io.seekwell.testing.TestData;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -45,6 +46,8 @@ class PhysicalIOBehaviourTest {
   private final ControllableObjectClient controllable = new ControllableObjectClient(store);
   private S3SeekableInputStreamFactory factory;
 
+  private final ManualClock clock = new ManualClock();
+
   private S3SeekableInputStreamFactory factory(PhysicalIOConfiguration physicalIO) {
     factory =
         new S3SeekableInputStreamFactory(
@@ -52,7 +55,9 @@ class PhysicalIOBehaviourTest {
             S3SeekableInputStreamConfiguration.builder()
                 .physicalIO(physicalIO)
                 .logicalIO(LogicalIOConfiguration.OFF)
-                .build());
+                .build(),
+            clock,
+            clock);
     return factory;
   }
 
@@ -321,7 +326,10 @@ class PhysicalIOBehaviourTest {
     factory.createStream(S3URI.of("bucket", "a")).close();
     factory.createStream(S3URI.of("bucket", "a")).close();
     assertEquals(1, store.heads().size());
-    Thread.sleep(400);
+    clock.advance(Duration.ofMillis(199));
+    factory.createStream(S3URI.of("bucket", "a")).close();
+    assertEquals(1, store.heads().size());
+    clock.advance(Duration.ofMillis(2));
     factory.createStream(S3URI.of("bucket", "a")).close();
     assertEquals(2, store.heads().size());
   }

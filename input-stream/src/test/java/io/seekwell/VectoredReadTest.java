@@ -12,7 +12,11 @@ import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectStoreException;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
+import io.seekwell.logical.LogicalIOConfiguration;
+import io.seekwell.physical.PhysicalIOConfiguration;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -189,5 +193,80 @@ class VectoredReadTest {
     }
     assertEquals(1, released.size());
     assertTrue(handedOut.containsKey(released.get(0)));
+  }
+
+  private S3SeekableInputStreamFactory factory(long memoryLimit, Duration readTimeout) {
+    return new S3SeekableInputStreamFactory(
+        controllable,
+        S3SeekableInputStreamConfiguration.builder()
+            .physicalIO(
+                new PhysicalIOConfiguration(
+                    memoryLimit,
+                    64 * KIB,
+                    8 * MIB,
+                    1.25,
+                    100,
+                    Duration.ofMinutes(5),
+                    readTimeout,
+                    8,
+                    MIB))
+            .logicalIO(LogicalIOConfiguration.OFF)
+            .build());
+  }
+
+  @Test
+  void aVectoredReadThatTimesOutReleasesItsBlocks() throws Exception {
+    put("slow.bin", 4 * MIB);
+    controllable.stallBodiesAfter(1000);
+    S3SeekableInputStreamFactory timing = factory(16 * MIB, Duration.ofMillis(300));
+    try (timing;
+        S3SeekableInputStream stream = timing.createStream(S3URI.of("bucket", "slow.bin"))) {
+      ObjectRange range = new ObjectRange(new CompletableFuture<>(), 100_000, 500_000);
+      stream.readVectored(List.of(range), ByteBuffer::allocate, buffer -> {});
+      ExecutionException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              ExecutionException.class, () -> range.getByteBuffer().get(30, TimeUnit.SECONDS));
+      assertInstanceOf(InterruptedIOException.class, e.getCause());
+      assertTrue(e.getCause().getMessage().contains("did not arrive within 300 ms"), e::toString);
+    }
+    assertEquals(0, timing.getMemoryUsage().used(), "no block stays pinned after close");
+  }
+
+  @Test
+  void aRangeReachingPastTheEndOfTheLargestOffsetFailsWithEof() throws Exception {
+    byte[] content = put("end.bin", 1000);
+    try (S3SeekableInputStream stream = factory.createStream(S3URI.of("bucket", "end.bin"))) {
+      ObjectRange past = new ObjectRange(new CompletableFuture<>(), Long.MAX_VALUE - 5, 10);
+      ObjectRange inside = new ObjectRange(new CompletableFuture<>(), 10, 100);
+      stream.readVectored(List.of(inside, past), ByteBuffer::allocate, buffer -> {});
+      ExecutionException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              ExecutionException.class, () -> past.getByteBuffer().get(10, TimeUnit.SECONDS));
+      assertInstanceOf(java.io.EOFException.class, e.getCause());
+      assertBytes(content, inside);
+    }
+  }
+
+  @Test
+  void rangesNoMemoryCanBeFoundForAreReadOffTheCallersThread() throws Exception {
+    byte[] content = put("big.bin", 8 * MIB);
+    S3SeekableInputStreamFactory tight = factory(64 * KIB, Duration.ofMinutes(1));
+    controllable.hangGets(ObjectLocation.of("bucket", "big.bin"));
+    try (tight;
+        S3SeekableInputStream stream = tight.createStream(S3URI.of("bucket", "big.bin"))) {
+      List<ObjectRange> ranges = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        ranges.add(new ObjectRange(new CompletableFuture<>(), i * 3L * MIB, 2 * MIB));
+      }
+      stream.readVectored(ranges, ByteBuffer::allocateDirect, buffer -> {});
+      assertTrue(
+          ranges.stream().noneMatch(range -> range.getByteBuffer().isDone()),
+          "readVectored returned before the GETs answered");
+      controllable.releaseHungGets();
+      for (ObjectRange range : ranges) {
+        assertBytes(content, range);
+      }
+      assertTrue(tight.getMemoryUsage().highWaterMark() <= 64 * KIB);
+    }
   }
 }

@@ -144,7 +144,7 @@ final class Block {
 
   /** Bytes of memory the block still holds: its size until released, then 0. */
   long heldBytes() {
-    return pins.get() == RELEASED ? 0 : size;
+    return data == null ? 0 : size;
   }
 
   /** Receives the block's bytes from {@code body}; readers see each chunk as it arrives. */

@@ -113,13 +113,16 @@ public final class RetryingObjectClient implements ObjectClient {
 
   @Override
   public CompletableFuture<ObjectContent> getObject(GetRequest request) {
-    return send(request)
-        .thenApply(
+    CompletableFuture<ObjectContent> sent = send(request);
+    return Futures.cancelThrough(
+        sent.thenApply(
             content ->
                 new ObjectContent(
                     content.range(),
                     content.etag(),
-                    new ResumingInputStream(request, content, this)));
+                    new ResumingInputStream(request, content, this))),
+        sent,
+        Futures::closeQuietly);
   }
 
   /** One GET, retried and hedged until its headers arrive; its body is not resumed. */

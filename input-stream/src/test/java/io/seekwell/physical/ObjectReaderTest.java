@@ -1,0 +1,99 @@
+package io.seekwell.physical;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.common.ByteRange;
+import io.seekwell.common.concurrent.Ticker;
+import io.seekwell.common.metrics.Metrics;
+import io.seekwell.common.object.ObjectLocation;
+import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.common.object.RequestOptions;
+import io.seekwell.testing.InMemoryObjectClient;
+import io.seekwell.testing.TestData;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** What an {@link ObjectReader} keeps and starts, on in-memory objects. */
+class ObjectReaderTest {
+
+  private static final int MIB = 1024 * 1024;
+  private static final FetchContext CONTEXT = new FetchContext(RequestOptions.none(), range -> {});
+
+  private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
+  private final PhysicalIO physicalIO =
+      new PhysicalIO(
+          store,
+          new PhysicalIOConfiguration(
+              16 * MIB,
+              64 * 1024,
+              8 * MIB,
+              1.25,
+              100,
+              Duration.ofMinutes(5),
+              Duration.ofMinutes(1),
+              4,
+              0),
+          new Metrics(),
+          Ticker.system());
+
+  @AfterEach
+  void close() {
+    physicalIO.close();
+  }
+
+  private ObjectReader open(String key, byte[] content) {
+    ObjectLocation location = ObjectLocation.of("bucket", key);
+    String etag = store.put(location, content);
+    return physicalIO.open(location, ObjectMetadata.of(content.length, etag), CONTEXT);
+  }
+
+  @Test
+  void idleReadersDoNotKeepEvictedBlocksReachable() throws IOException {
+    List<ObjectReader> readers = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      byte[] content = TestData.randomBytes(i, 4 * MIB);
+      ObjectReader reader = open("object-" + i, content);
+      byte[] bytes = new byte[4 * MIB];
+      assertEquals(bytes.length, reader.read(0, bytes, 0, bytes.length));
+      assertArrayEquals(content, bytes);
+      readers.add(reader);
+    }
+    long retained = readers.stream().mapToLong(ObjectReader::retainedBytes).sum();
+    assertTrue(
+        retained <= 16 * MIB,
+        "idle readers keep " + retained + " bytes reachable; the bound is " + 16 * MIB);
+    assertTrue(physicalIO.memoryUsed() <= 16 * MIB);
+    readers.forEach(ObjectReader::close);
+  }
+
+  @Test
+  void aClosedReaderStartsNoGet() throws IOException {
+    ObjectReader reader = open("closed", TestData.randomBytes(1, MIB));
+    reader.close();
+    reader.prefetch(ByteRange.of(0, MIB - 1));
+    assertEquals(0, store.gets().size());
+    assertTrue(reader.readDirect(ByteRange.of(0, 9), java.nio.ByteBuffer.allocate(10), 0)
+        .isCompletedExceptionally());
+    assertEquals(0, store.gets().size());
+  }
+
+  @Test
+  void aReadOfBytesNoMemoryCanBeFoundForGoesStraightIntoTheCallersBuffer() throws Exception {
+    byte[] content = TestData.randomBytes(3, 20 * MIB);
+    ObjectReader reader = open("large", content);
+    java.nio.ByteBuffer direct = java.nio.ByteBuffer.allocateDirect(18 * MIB);
+    reader.readDirect(ByteRange.of(MIB, 19 * MIB - 1), direct, 0).get();
+    byte[] copy = new byte[18 * MIB];
+    direct.get(0, copy);
+    assertArrayEquals(Arrays.copyOfRange(content, MIB, 19 * MIB), copy);
+    assertEquals(0, physicalIO.memoryHighWaterMark(), "no block memory was used");
+    reader.close();
+  }
+}
