@@ -14,13 +14,13 @@ import java.util.function.IntFunction;
 
 /**
  * A seekable stream over one version of one S3 object, reading through its factory's shared cache.
- * The position-moving calls ({@code read}, {@code seek}, {@code skip}) are for one thread at a time;
- * the positional calls ({@link #readFully(long, byte[], int, int)}, {@link #readTail} and {@link
- * #readVectored}) may come from many threads at once, as Hadoop's {@code PositionedReadable}
- * requires, and never move the position. Follows Hadoop's {@code FSDataInputStream} contract:
- * reads at the end return -1, seeks outside {@code [0, length]} and positional reads past the end
- * throw {@link EOFException}, bad buffer bounds throw {@link IndexOutOfBoundsException}, and every
- * call after {@link #close()} throws {@code IOException("Stream is closed")}.
+ * The position-moving calls ({@code read}, {@code seek}, {@code skip}) are for one thread at a
+ * time; the positional calls ({@link #readFully(long, byte[], int, int)}, {@link #readTail} and
+ * {@link #readVectored}) may come from many threads at once, as Hadoop's {@code PositionedReadable}
+ * requires, and never move the position. Follows Hadoop's {@code FSDataInputStream} contract: reads
+ * at the end return -1, seeks outside {@code [0, length]} and positional reads past the end throw
+ * {@link EOFException}, bad buffer bounds throw {@link IndexOutOfBoundsException}, and every call
+ * after {@link #close()} throws {@code IOException("Stream is closed")}.
  */
 public final class S3SeekableInputStream extends SeekableInputStream {
 
@@ -173,7 +173,8 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     List<ObjectRange> sorted = VectoredReads.validated(uri, ranges);
     List<ByteRange> readable =
         sorted.stream()
-            .filter(range -> range.getLength() > 0 && range.getLength() <= length - range.getOffset())
+            .filter(
+                range -> range.getLength() > 0 && range.getLength() <= length - range.getOffset())
             .map(range -> ByteRange.ofLength(range.getOffset(), range.getLength()))
             .toList();
     synchronized (strategy) {

@@ -83,18 +83,18 @@ final class VectoredReads {
       copied = reader.readDirect(bytes, buffer, index);
     }
     copied.whenComplete(
-            (ignored, failure) -> {
-              if (failure == null) {
-                buffer.limit(index + range.getLength()).position(index);
-                range.getByteBuffer().complete(buffer);
-              } else {
-                release.accept(buffer);
-                range
-                    .getByteBuffer()
-                    .completeExceptionally(
-                        failure instanceof CompletionException ? failure.getCause() : failure);
-              }
-            });
+        (ignored, failure) -> {
+          if (failure == null) {
+            buffer.limit(index + range.getLength()).position(index);
+            range.getByteBuffer().complete(buffer);
+          } else {
+            release.accept(buffer);
+            range
+                .getByteBuffer()
+                .completeExceptionally(
+                    failure instanceof CompletionException ? failure.getCause() : failure);
+          }
+        });
   }
 
   /** Ranges in order of offset, checked: no negative offset or length, no overlap. */

@@ -51,8 +51,7 @@ class StreamMinioPropertyTest {
     PhysicalIOConfiguration physicalIO =
         StreamModelPropertyTest.smallRequests(repetition.getCurrentRepetition() % 2 == 0);
     try (S3SeekableInputStreamFactory factory =
-            StreamModelPropertyTest.factory(
-                new S3SdkObjectClient(s3), physicalIO);
+            StreamModelPropertyTest.factory(new S3SdkObjectClient(s3), physicalIO);
         S3SeekableInputStream stream =
             factory.createStream(S3URI.of(bucket.name(), "model/object.bin"))) {
       StreamModelPropertyTest.applyAll(ops, stream, new StreamModelPropertyTest.Model(CONTENT));

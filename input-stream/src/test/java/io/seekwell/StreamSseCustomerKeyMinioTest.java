@@ -10,8 +10,8 @@ import io.seekwell.common.object.CustomerKey;
 import io.seekwell.testing.S3TestBucket;
 import io.seekwell.testing.TestData;
 import io.seekwell.testing.WithS3Server;
-import java.nio.file.AccessDeniedException;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -110,7 +110,9 @@ class StreamSseCustomerKeyMinioTest {
           "each stream sent its own GET instead of reading the cached plaintext");
       assertThrows(
           AccessDeniedException.class,
-          () -> factory.createStream(uri, OpenStreamInformation.builder().customerKey(wrong).build()));
+          () ->
+              factory.createStream(
+                  uri, OpenStreamInformation.builder().customerKey(wrong).build()));
       assertThrows(IOException.class, () -> factory.createStream(uri));
 
       try (S3SeekableInputStream again =

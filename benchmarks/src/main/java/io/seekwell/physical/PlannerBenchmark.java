@@ -40,7 +40,11 @@ public class PlannerBenchmark {
 
   @Setup
   public void cacheBlocks() {
-    ObjectKey key = new ObjectKey(new ScopedLocation(ObjectLocation.of("bucket", "table.parquet"), ""), "e", OBJECT_LENGTH);
+    ObjectKey key =
+        new ObjectKey(
+            new ScopedLocation(ObjectLocation.of("bucket", "table.parquet"), ""),
+            "e",
+            OBJECT_LENGTH);
     MemoryBudget budget = new MemoryBudget(Long.MAX_VALUE);
     SplittableRandom random = new SplittableRandom(5);
     while (blocks.size() < 2000) {

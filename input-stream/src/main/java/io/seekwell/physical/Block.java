@@ -37,6 +37,7 @@ final class Block {
 
   /** The bytes; null once the memory is released, so that no stale holder keeps it reachable. */
   private byte[] data;
+
   private final MemoryBudget budget;
   private final AtomicInteger pins = new AtomicInteger(1);
   private final ReentrantLock lock = new ReentrantLock();
@@ -310,7 +311,8 @@ final class Block {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       InterruptedIOException interrupted =
-          new InterruptedIOException("Interrupted while waiting for " + key.owner().key().location());
+          new InterruptedIOException(
+              "Interrupted while waiting for " + key.owner().key().location());
       interrupted.initCause(e);
       throw interrupted;
     } finally {

@@ -86,8 +86,8 @@ final class BlockStore implements AutoCloseable {
    * The blocks of {@code key}, counted as used by one more stream. A version opened by length whose
    * first GET named this ETag is shared rather than fetched again. An object opened by length whose
    * earlier by-length blocks are pinned to a version is only opened so when its metadata is no
-   * longer cached: that version may have been overwritten since, so the new stream gets fresh blocks
-   * and the old ones are dropped (their streams keep reading them until they close).
+   * longer cached: that version may have been overwritten since, so the new stream gets fresh
+   * blocks and the old ones are dropped (their streams keep reading them until they close).
    */
   ObjectBlocks retain(ObjectKey key) {
     if (key.isPinned() && !objects.containsKey(key)) {

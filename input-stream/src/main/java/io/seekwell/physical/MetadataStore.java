@@ -12,9 +12,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Object metadata by location and SSE-C key ({@link ScopedLocation}), fetched with at most one HEAD per object at a time however many
- * streams ask (single flight), with bounded entries and a time to live. HEADs of different objects
- * run in parallel: there is no lock across objects. Failed HEADs are not cached. Thread-safe.
+ * Object metadata by location and SSE-C key ({@link ScopedLocation}), fetched with at most one HEAD
+ * per object at a time however many streams ask (single flight), with bounded entries and a time to
+ * live. HEADs of different objects run in parallel: there is no lock across objects. Failed HEADs
+ * are not cached. Thread-safe.
  */
 final class MetadataStore {
 

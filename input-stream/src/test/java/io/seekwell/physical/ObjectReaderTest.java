@@ -79,8 +79,10 @@ class ObjectReaderTest {
     reader.close();
     reader.prefetch(ByteRange.of(0, MIB - 1));
     assertEquals(0, store.gets().size());
-    assertTrue(reader.readDirect(ByteRange.of(0, 9), java.nio.ByteBuffer.allocate(10), 0)
-        .isCompletedExceptionally());
+    assertTrue(
+        reader
+            .readDirect(ByteRange.of(0, 9), java.nio.ByteBuffer.allocate(10), 0)
+            .isCompletedExceptionally());
     assertEquals(0, store.gets().size());
   }
 

@@ -110,9 +110,11 @@ class PhysicalIOConfigurationTest {
                             "seekwell.physicalio.request.tolerance.ratio", "1.25"),
                         "seekwell.")));
     assertTrue(
-        timesRatio.getMessage().startsWith(
-            "'seekwell.physicalio.target.request.size' times"
-                + " 'seekwell.physicalio.request.tolerance.ratio' is the longest GET"),
+        timesRatio
+            .getMessage()
+            .startsWith(
+                "'seekwell.physicalio.target.request.size' times"
+                    + " 'seekwell.physicalio.request.tolerance.ratio' is the longest GET"),
         timesRatio.getMessage());
     assertThrows(
         IllegalArgumentException.class,

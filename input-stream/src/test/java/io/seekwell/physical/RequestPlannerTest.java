@@ -20,14 +20,17 @@ class RequestPlannerTest {
 
   private static final long KIB = 1024;
   private static final long MIB = 1024 * KIB;
-  private static final ObjectKey OBJECT = new ObjectKey(new ScopedLocation(ObjectLocation.of("b", "k"), ""), "e", 1L << 30);
+  private static final ObjectKey OBJECT =
+      new ObjectKey(new ScopedLocation(ObjectLocation.of("b", "k"), ""), "e", 1L << 30);
   private static final RequestPlanner PLANNER = new RequestPlanner(PhysicalIOConfiguration.DEFAULT);
 
   private static NavigableMap<Long, Block> blocks(ByteRange... ranges) {
     NavigableMap<Long, Block> map = new TreeMap<>();
     MemoryBudget budget = new MemoryBudget(Long.MAX_VALUE);
     for (ByteRange range : ranges) {
-      map.put(range.start(), new Block(new BlockKey(new ObjectBlocks(OBJECT), range.start()), range, budget));
+      map.put(
+          range.start(),
+          new Block(new BlockKey(new ObjectBlocks(OBJECT), range.start()), range, budget));
     }
     return map;
   }

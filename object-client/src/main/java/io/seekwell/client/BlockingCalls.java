@@ -8,9 +8,9 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Runs blocking SDK calls on a pool of its own, so that object clients over blocking S3 clients give
- * callers the same asynchronous contract as those over async clients: a caller can stop waiting
- * (time out, hedge, close) while the call blocks. Thread-safe.
+ * Runs blocking SDK calls on a pool of its own, so that object clients over blocking S3 clients
+ * give callers the same asynchronous contract as those over async clients: a caller can stop
+ * waiting (time out, hedge, close) while the call blocks. Thread-safe.
  *
  * <p>A blocking call cannot be interrupted while it waits for the network: its thread goes on until
  * the call returns or its socket times out. Whatever it returns after its future was completed

@@ -7,8 +7,8 @@ import java.util.Objects;
 /**
  * How the object client retries, hedges and how long it waits. Immutable and thread-safe; build one
  * with {@link #builder()} or read one with {@link #fromConfiguration}. Every key and default is
- * listed in {@code docs/configuration.md}, with the reasoning behind the hedging and stall
- * defaults in {@code docs/object-client.md}.
+ * listed in {@code docs/configuration.md}, with the reasoning behind the hedging and stall defaults
+ * in {@code docs/object-client.md}.
  */
 public final class ObjectClientConfiguration {
 
@@ -84,8 +84,7 @@ public final class ObjectClientConfiguration {
     builder.readIdleTimeout =
         client.getPositiveDuration("read.idle.timeout", DEFAULTS.readIdleTimeout);
     builder.maxConnections = client.getInt("max.connections", DEFAULTS.maxConnections, 1);
-    builder.resumeMaxAttempts =
-        client.getInt("resume.max.attempts", DEFAULTS.resumeMaxAttempts, 1);
+    builder.resumeMaxAttempts = client.getInt("resume.max.attempts", DEFAULTS.resumeMaxAttempts, 1);
     builder.hedgeMaxCopies = client.getInt("hedge.max.copies", DEFAULTS.hedgeMaxCopies, 0);
     builder.hedgeFloor = client.getPositiveDuration("hedge.floor", DEFAULTS.hedgeFloor);
     builder.hedgeBudget = client.getDouble("hedge.budget", DEFAULTS.hedgeBudget, 0);

@@ -1,10 +1,10 @@
 package io.seekwell.client;
 
 import io.seekwell.common.io.BulkReadInputStream;
+import io.seekwell.common.object.ObjectStoreException;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import io.seekwell.common.object.ObjectStoreException;
 
 /**
  * The body of one GET response: checks that exactly the requested number arrive, turns the SDK's

@@ -15,8 +15,8 @@ import java.util.Arrays;
  *       deadline is {@link #COLD_HEDGE_NANOS} (AWS's guidance for re-sending a small GET is about
  *       two seconds; one keeps a cold factory from waiting that long on a stalled connection).
  *   <li>the <b>stall deadline</b>: a body that delivers nothing for this long is cut and resumed.
- *       It is {@value #STALL_FACTOR} times the time the median observed throughput needs for one
- *       64 KiB read, never below the configured floor (about a second: far longer than any healthy
+ *       It is {@value #STALL_FACTOR} times the time the median observed throughput needs for one 64
+ *       KiB read, never below the configured floor (about a second: far longer than any healthy
  *       pause between packets) nor above the read idle timeout.
  * </ul>
  *
@@ -45,8 +45,7 @@ final class ResponseTimes {
 
   ResponseTimes(ObjectClientConfiguration configuration) {
     this.hedgeFloorNanos = configuration.hedgeFloor().toNanos();
-    this.hedgeCeilingNanos =
-        Math.max(hedgeFloorNanos, configuration.firstByteTimeout().toNanos());
+    this.hedgeCeilingNanos = Math.max(hedgeFloorNanos, configuration.firstByteTimeout().toNanos());
     this.stallFloorNanos = configuration.stallFloor().toNanos();
     this.stallCeilingNanos = Math.max(stallFloorNanos, configuration.readIdleTimeout().toNanos());
     this.hedgeDeadline = clamp(COLD_HEDGE_NANOS, hedgeFloorNanos, hedgeCeilingNanos);
@@ -60,8 +59,7 @@ final class ResponseTimes {
       long[] sorted = Arrays.copyOf(firstByte, Math.min(firstByteCount, WINDOW));
       Arrays.sort(sorted);
       long percentile = sorted[(int) Math.ceil(HEDGE_PERCENTILE * sorted.length) - 1];
-      hedgeDeadline =
-          clamp((long) (percentile * HEDGE_FACTOR), hedgeFloorNanos, hedgeCeilingNanos);
+      hedgeDeadline = clamp((long) (percentile * HEDGE_FACTOR), hedgeFloorNanos, hedgeCeilingNanos);
     }
   }
 

@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The body of a GET that survives failures part-way: when a read fails with a retryable error, or
  * the {@link StallWatchdog} cuts a body that stopped delivering, it waits a backoff delay and
- * continues with a new GET of the bytes not yet delivered, pinned to the first response's ETag.
- * Not thread-safe: one reader owns it (only the watchdog closes the current body from its thread).
+ * continues with a new GET of the bytes not yet delivered, pinned to the first response's ETag. Not
+ * thread-safe: one reader owns it (only the watchdog closes the current body from its thread).
  */
 final class ResumingInputStream extends BulkReadInputStream {
 
@@ -74,9 +74,7 @@ final class ResumingInputStream extends BulkReadInputStream {
   private void finished() {
     watch.end();
     if (resumes == 0) {
-      client
-          .times()
-          .recordBody(request.range().length(), client.ticker().nanos() - startNanos);
+      client.times().recordBody(request.range().length(), client.ticker().nanos() - startNanos);
     }
   }
 
@@ -107,8 +105,7 @@ final class ResumingInputStream extends BulkReadInputStream {
         throw last;
       }
       long delayNanos = policy.delayBefore(resumes + 1, last).toNanos();
-      long remainingNanos =
-          policy.deadline().toNanos() - (client.ticker().nanos() - startNanos);
+      long remainingNanos = policy.deadline().toNanos() - (client.ticker().nanos() - startNanos);
       if (resumes + 1 >= client.policy().configuration().resumeMaxAttempts()
           || delayNanos > remainingNanos) {
         throw RetryPolicy.exhausted(

@@ -30,8 +30,8 @@ import java.util.function.Supplier;
  *       connection errors, premature ends of body, timeouts) after a full-jitter exponential
  *       backoff, a longer one after throttling, up to {@code retry.max.attempts} and never starting
  *       one after {@code retry.deadline}. No thread waits during a backoff.
- *   <li><b>Hedges</b> a request whose response headers have not come by the adaptive hedge
- *       deadline ({@link ResponseTimes}): a copy is sent while the first keeps going, up to {@code
+ *   <li><b>Hedges</b> a request whose response headers have not come by the adaptive hedge deadline
+ *       ({@link ResponseTimes}): a copy is sent while the first keeps going, up to {@code
  *       hedge.max.copies} copies, within the {@link HedgeBudget}. The first answer wins; the others
  *       are cancelled, and their responses, if they come, are aborted rather than returned to the
  *       connection pool.
@@ -79,12 +79,7 @@ public final class RetryingObjectClient implements ObjectClient {
   }
 
   RetryingObjectClient(ObjectClient delegate, RetryPolicy policy, Metrics metrics) {
-    this(
-        delegate,
-        policy,
-        metrics,
-        Scheduler.daemon("seekwell-retry-scheduler-"),
-        Ticker.system());
+    this(delegate, policy, metrics, Scheduler.daemon("seekwell-retry-scheduler-"), Ticker.system());
   }
 
   private RetryingObjectClient(
@@ -128,9 +123,7 @@ public final class RetryingObjectClient implements ObjectClient {
   /** One GET, retried and hedged until its headers arrive; its body is not resumed. */
   CompletableFuture<ObjectContent> send(GetRequest request) {
     return new Call<>(
-            "GET " + request.describe(),
-            () -> delegate.getObject(request),
-            Futures::closeQuietly)
+            "GET " + request.describe(), () -> delegate.getObject(request), Futures::closeQuietly)
         .start();
   }
 
@@ -259,8 +252,7 @@ public final class RetryingObjectClient implements ObjectClient {
         boolean waiting =
             !result.isDone()
                 && !inFlight.isEmpty()
-                && inFlight.stream()
-                    .allMatch(a -> now - a.sentNanos >= times.hedgeDeadlineNanos());
+                && inFlight.stream().allMatch(a -> now - a.sentNanos >= times.hedgeDeadlineNanos());
         if (!waiting || hedges >= configuration.hedgeMaxCopies() || pastDeadline(0)) {
           return;
         }

@@ -18,20 +18,20 @@ public final class SdkCalls {
   private SdkCalls() {}
 
   /**
-   * {@code call}, its failure translated and its result mapped by {@code onSuccess}. Cancelling
-   * the returned future cancels the SDK future, and with it the HTTP exchange behind it. Timeouts
-   * are the {@link RetryingObjectClient}'s, which every read path goes through.
+   * {@code call}, its failure translated and its result mapped by {@code onSuccess}. Cancelling the
+   * returned future cancels the SDK future, and with it the HTTP exchange behind it. Timeouts are
+   * the {@link RetryingObjectClient}'s, which every read path goes through.
    */
   public static <T, R> CompletableFuture<R> complete(
       CompletableFuture<T> call, String what, Function<T, R> onSuccess) {
     return Futures.cancelThrough(
         call.handle(
-                (result, failure) -> {
-                  if (failure != null) {
-                    throw new CompletionException(S3Errors.translate(failure, what));
-                  }
-                  return onSuccess.apply(result);
-                }),
+            (result, failure) -> {
+              if (failure != null) {
+                throw new CompletionException(S3Errors.translate(failure, what));
+              }
+              return onSuccess.apply(result);
+            }),
         call,
         SdkCalls::abort);
   }

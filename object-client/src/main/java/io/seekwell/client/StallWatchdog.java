@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Design notes. Readers tell a {@link Watch} when a read starts and ends (two volatile writes,
  * no lock). The watchdog checks every watch from one scheduled task, which runs every half stall
  * floor while any body is open and is not scheduled at all otherwise, so an idle client has no
- * timer. Cutting a body means closing it from the watchdog's thread, which the {@code
- * ObjectClient} contract requires to end a blocked read with an {@code IOException}; the reader
- * then sees {@link Watch#wasCut()} and treats the failure as a stall. Thread-safe.
+ * timer. Cutting a body means closing it from the watchdog's thread, which the {@code ObjectClient}
+ * contract requires to end a blocked read with an {@code IOException}; the reader then sees {@link
+ * Watch#wasCut()} and treats the failure as a stall. Thread-safe.
  */
 final class StallWatchdog {
 

@@ -203,9 +203,7 @@ class ProxiedMinioTest {
               resilient.getObject(GetRequest.of(object, ByteRange.of(0, 99))));
       assertEquals(0, e.statusCode());
       assertEquals(
-          "GET "
-              + object
-              + " [0-99]: no response headers within 500 ms (gave up after 1 attempt)",
+          "GET " + object + " [0-99]: no response headers within 500 ms (gave up after 1 attempt)",
           e.getMessage());
       assertEquals(1, metrics.get(Metric.ERRORS_NETWORK));
     }

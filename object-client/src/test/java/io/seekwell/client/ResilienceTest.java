@@ -50,7 +50,8 @@ class ResilienceTest {
   private final ScriptedFaultsObjectClient faults = new ScriptedFaultsObjectClient(store);
   private final ManualClock clock = new ManualClock();
   private final String etag = store.put(OBJECT, CONTENT);
-  private final RetryingObjectClient client = new RetryingObjectClient(faults, CONFIG, metrics, clock, clock);
+  private final RetryingObjectClient client =
+      new RetryingObjectClient(faults, CONFIG, metrics, clock, clock);
 
   @AfterEach
   void close() {
@@ -201,7 +202,8 @@ class ResilienceTest {
   @Test
   void throttlingWith429IsRetried() throws Exception {
     faults.thenFail(
-        new ObjectStoreException("GET: too many requests", 429, "TooManyRequests", "r", true, null));
+        new ObjectStoreException(
+            "GET: too many requests", 429, "TooManyRequests", "r", true, null));
     CompletableFuture<ObjectContent> response = client.getObject(ALL);
     clock.advance(Duration.ofSeconds(1));
     assertArrayEquals(CONTENT, readAll(response));

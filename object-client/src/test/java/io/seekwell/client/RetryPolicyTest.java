@@ -97,7 +97,8 @@ class RetryPolicyTest {
     assertFalse(store.isRetryable());
     assertSame(last, store.getCause());
 
-    IOException reset = RetryPolicy.exhausted(new SocketException("reset"), "1 attempt and 2 hedges");
+    IOException reset =
+        RetryPolicy.exhausted(new SocketException("reset"), "1 attempt and 2 hedges");
     assertEquals("reset (gave up after 1 attempt and 2 hedges)", reset.getMessage());
   }
 

@@ -12,10 +12,10 @@ import java.net.SocketException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Wraps an object client and plays a script of faults, one per request in order: fail the request,
@@ -99,7 +99,9 @@ final class ScriptedFaultsObjectClient implements ObjectClient {
     }
     if (fault instanceof Stall stall) {
       return content.thenApply(
-          c -> new ObjectContent(c.range(), c.etag(), new StallingStream(c.stream(), stall.after())));
+          c ->
+              new ObjectContent(
+                  c.range(), c.etag(), new StallingStream(c.stream(), stall.after())));
     }
     return content;
   }

@@ -8,7 +8,6 @@ import io.seekwell.S3SeekableInputStream;
 import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.S3SeekableInputStreamFactory;
 import io.seekwell.S3URI;
-import io.seekwell.client.ObjectClientConfiguration;
 import io.seekwell.client.S3SdkObjectClient;
 import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.common.metrics.Metric;
@@ -55,8 +54,7 @@ class ParquetFooterMinioTest {
   private static S3SeekableInputStreamFactory factory(
       Metrics metrics, Map<String, String> settings) {
     return new S3SeekableInputStreamFactory(
-        new MeteredObjectClient(
-            new S3SdkObjectClient(s3), metrics),
+        new MeteredObjectClient(new S3SdkObjectClient(s3), metrics),
         S3SeekableInputStreamConfiguration.fromConfiguration(
             ConnectorConfiguration.of(settings, "seekwell.")));
   }

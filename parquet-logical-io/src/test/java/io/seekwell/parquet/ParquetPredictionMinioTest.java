@@ -7,7 +7,6 @@ import io.seekwell.S3SeekableInputStream;
 import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.S3SeekableInputStreamFactory;
 import io.seekwell.S3URI;
-import io.seekwell.client.ObjectClientConfiguration;
 import io.seekwell.client.S3SdkObjectClient;
 import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.common.metrics.Metric;
@@ -74,8 +73,7 @@ class ParquetPredictionMinioTest {
     Path third = writeAndUpload("part-2.parquet", 3);
     S3SeekableInputStreamFactory factory =
         new S3SeekableInputStreamFactory(
-            new S3SdkObjectClient(s3),
-            S3SeekableInputStreamConfiguration.DEFAULT);
+            new S3SdkObjectClient(s3), S3SeekableInputStreamConfiguration.DEFAULT);
     try {
       assertEquals(
           ParquetFiles.readColumns(new LocalInputFile(first), PROJECTED),

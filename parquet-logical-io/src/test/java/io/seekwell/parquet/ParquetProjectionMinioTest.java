@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.S3SeekableInputStreamFactory;
 import io.seekwell.S3URI;
-import io.seekwell.client.ObjectClientConfiguration;
 import io.seekwell.client.S3SdkObjectClient;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.metrics.Metric;
@@ -85,8 +84,7 @@ class ParquetProjectionMinioTest {
     Metrics metrics = new Metrics();
     try (S3SeekableInputStreamFactory factory =
         new S3SeekableInputStreamFactory(
-            new MeteredObjectClient(
-                new S3SdkObjectClient(s3), metrics),
+            new MeteredObjectClient(new S3SdkObjectClient(s3), metrics),
             S3SeekableInputStreamConfiguration.DEFAULT)) {
       List<Long> remote =
           ParquetFiles.readColumns(

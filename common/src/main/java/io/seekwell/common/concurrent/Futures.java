@@ -80,7 +80,9 @@ public final class Futures {
     return derived;
   }
 
-  /** The failure behind {@code failure}, unwrapped from the futures' wrappers, as an IOException. */
+  /**
+   * The failure behind {@code failure}, unwrapped from the futures' wrappers, as an IOException.
+   */
   public static IOException asIoException(Throwable failure) {
     Throwable cause = unwrap(failure);
     return cause instanceof IOException io ? io : new IOException(describe(cause), cause);

@@ -9,8 +9,8 @@ import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectMetadata;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.s3a.impl.streams.ObjectInputStreamCallbacks;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
@@ -33,7 +33,8 @@ final class S3aObjectClient implements ObjectClient {
 
   /** A client whose pool has at most {@code threads} threads. */
   S3aObjectClient(int threads) {
-    this.calls = new BlockingCalls("seekwell-s3a-client-" + CLIENT_IDS.incrementAndGet() + "-", threads);
+    this.calls =
+        new BlockingCalls("seekwell-s3a-client-" + CLIENT_IDS.incrementAndGet() + "-", threads);
   }
 
   @Override
