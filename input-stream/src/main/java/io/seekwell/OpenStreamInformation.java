@@ -1,5 +1,6 @@
 package io.seekwell;
 
+import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.CustomerKey;
 import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.common.object.RequestOptions;
@@ -22,6 +23,7 @@ public final class OpenStreamInformation {
   private final Optional<CustomerKey> customerKey;
   private final Optional<String> auditInfo;
   private final Optional<Object> callerContext;
+  private final Optional<Metrics> streamMetrics;
   private final RequestCallback requestCallback;
 
   private OpenStreamInformation(Builder builder) {
@@ -36,6 +38,7 @@ public final class OpenStreamInformation {
     this.customerKey = Optional.ofNullable(builder.customerKey);
     this.auditInfo = Optional.ofNullable(builder.auditInfo);
     this.callerContext = Optional.ofNullable(builder.callerContext);
+    this.streamMetrics = Optional.ofNullable(builder.streamMetrics);
     this.requestCallback = builder.requestCallback;
   }
 
@@ -94,6 +97,9 @@ public final class OpenStreamInformation {
     if (callerContext.isPresent()) {
       options = options.withCallerContext(callerContext.get());
     }
+    if (streamMetrics.isPresent()) {
+      options = options.withStreamMetrics(streamMetrics.get());
+    }
     return options;
   }
 
@@ -105,6 +111,7 @@ public final class OpenStreamInformation {
     private CustomerKey customerKey;
     private String auditInfo;
     private Object callerContext;
+    private Metrics streamMetrics;
     private RequestCallback requestCallback = NO_CALLBACK;
 
     private Builder() {}
@@ -157,6 +164,15 @@ public final class OpenStreamInformation {
      */
     public Builder callerContext(Object context) {
       this.callerContext = Objects.requireNonNull(context, "context");
+      return this;
+    }
+
+    /**
+     * Also counts, for this stream alone, what the resilience layer does for its requests: retries,
+     * hedged GETs, hedges that won, stalled bodies cut, bodies resumed.
+     */
+    public Builder streamMetrics(Metrics metrics) {
+      this.streamMetrics = Objects.requireNonNull(metrics, "metrics");
       return this;
     }
 

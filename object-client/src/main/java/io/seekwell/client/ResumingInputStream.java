@@ -79,7 +79,7 @@ final class ResumingInputStream extends BulkReadInputStream {
   }
 
   private IOException stalled(IOException cause) {
-    client.metrics().increment(Metric.STALLED_GETS_ABANDONED);
+    client.count(Metric.STALLED_GETS_ABANDONED, request.options());
     return new ObjectStoreException(
         "GET "
             + request.describe()
@@ -112,8 +112,8 @@ final class ResumingInputStream extends BulkReadInputStream {
             last, (resumes + 1) + (resumes == 0 ? " GET" : " GETs") + " of the body");
       }
       resumes++;
-      client.metrics().increment(Metric.RETRIES);
-      client.metrics().increment(Metric.BODIES_RESUMED);
+      client.count(Metric.RETRIES, request.options());
+      client.count(Metric.BODIES_RESUMED, request.options());
       sleep(delayNanos);
       GetRequest rest = request.withRange(request.range().suffixFrom(position)).withEtag(etag);
       try {

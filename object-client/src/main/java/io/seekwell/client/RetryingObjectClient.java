@@ -11,6 +11,7 @@ import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.common.object.ObjectStoreException;
+import io.seekwell.common.object.RequestOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,7 +103,10 @@ public final class RetryingObjectClient implements ObjectClient {
   @Override
   public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
     return new Call<>(
-            "HEAD " + request.location(), () -> delegate.headObject(request), metadata -> {})
+            "HEAD " + request.location(),
+            request.options(),
+            () -> delegate.headObject(request),
+            metadata -> {})
         .start();
   }
 
@@ -123,16 +127,21 @@ public final class RetryingObjectClient implements ObjectClient {
   /** One GET, retried and hedged until its headers arrive; its body is not resumed. */
   CompletableFuture<ObjectContent> send(GetRequest request) {
     return new Call<>(
-            "GET " + request.describe(), () -> delegate.getObject(request), Futures::closeQuietly)
+            "GET " + request.describe(),
+            request.options(),
+            () -> delegate.getObject(request),
+            Futures::closeQuietly)
         .start();
+  }
+
+  /** Counts {@code metric} for the factory and, if the request asks for it, for its stream. */
+  void count(Metric metric, RequestOptions options) {
+    metrics.increment(metric);
+    options.streamMetrics().ifPresent(stream -> stream.increment(metric));
   }
 
   RetryPolicy policy() {
     return policy;
-  }
-
-  Metrics metrics() {
-    return metrics;
   }
 
   Ticker ticker() {
@@ -153,6 +162,7 @@ public final class RetryingObjectClient implements ObjectClient {
    */
   private final class Call<T> {
     private final String what;
+    private final RequestOptions options;
     private final Supplier<CompletableFuture<T>> send;
     private final Consumer<T> discard;
     private final CompletableFuture<T> result = new CompletableFuture<>();
@@ -161,8 +171,13 @@ public final class RetryingObjectClient implements ObjectClient {
     private int attempts;
     private int hedges;
 
-    private Call(String what, Supplier<CompletableFuture<T>> send, Consumer<T> discard) {
+    private Call(
+        String what,
+        RequestOptions options,
+        Supplier<CompletableFuture<T>> send,
+        Consumer<T> discard) {
       this.what = what;
+      this.options = options;
       this.send = send;
       this.discard = discard;
     }
@@ -258,7 +273,7 @@ public final class RetryingObjectClient implements ObjectClient {
         }
       }
       if (budget.tryTake()) {
-        metrics.increment(Metric.HEDGED_GETS);
+        count(Metric.HEDGED_GETS, options);
         sendAttempt(true);
       }
     }
@@ -275,7 +290,7 @@ public final class RetryingObjectClient implements ObjectClient {
         if (!result.complete(value)) {
           discard.accept(value);
         } else if (attempt.hedge) {
-          metrics.increment(Metric.HEDGES_WON);
+          count(Metric.HEDGES_WON, options);
           budget.refund();
         }
       } else if (wasInFlight && !(failure instanceof CancellationException)) {
@@ -305,7 +320,7 @@ public final class RetryingObjectClient implements ObjectClient {
         result.completeExceptionally(RetryPolicy.exhausted(error, tried()));
         return;
       }
-      metrics.increment(Metric.RETRIES);
+      count(Metric.RETRIES, options);
       try {
         scheduler.schedule(() -> sendAttempt(false), delayNanos);
       } catch (RejectedExecutionException closed) {

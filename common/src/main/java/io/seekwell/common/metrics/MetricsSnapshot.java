@@ -25,11 +25,25 @@ public final class MetricsSnapshot {
 
   /** How much each counter grew from {@code earlier} to this snapshot. */
   public MetricsSnapshot minus(MetricsSnapshot earlier) {
-    Map<Metric, Long> difference = new EnumMap<>(Metric.class);
+    return combine(earlier, -1);
+  }
+
+  /** The sum of this snapshot and {@code other}, metric by metric (of several factories). */
+  public MetricsSnapshot plus(MetricsSnapshot other) {
+    return combine(other, 1);
+  }
+
+  /** No counts at all. */
+  public static MetricsSnapshot zero() {
+    return new MetricsSnapshot(Map.of());
+  }
+
+  private MetricsSnapshot combine(MetricsSnapshot other, int sign) {
+    Map<Metric, Long> combined = new EnumMap<>(Metric.class);
     for (Metric metric : Metric.values()) {
-      difference.put(metric, get(metric) - earlier.get(metric));
+      combined.put(metric, get(metric) + sign * other.get(metric));
     }
-    return new MetricsSnapshot(difference);
+    return new MetricsSnapshot(combined);
   }
 
   @Override

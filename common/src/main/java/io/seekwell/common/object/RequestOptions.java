@@ -1,5 +1,6 @@
 package io.seekwell.common.object;
 
+import io.seekwell.common.metrics.Metrics;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -14,15 +15,19 @@ import java.util.Optional;
  * @param callerContext an object an {@link ObjectClient} may use to send the request on the
  *     caller's behalf (a connector's per-stream request factory); Seekwell passes it along and
  *     never looks into it
+ * @param streamMetrics where the resilience layer also counts what it did for this request
+ *     (retries, hedges, stalls, resumed bodies), for a connector that reports per stream
  */
 public record RequestOptions(
     Optional<CustomerKey> customerKey,
     Optional<String> userAgentSuffix,
     Optional<String> auditInfo,
-    Optional<Object> callerContext) {
+    Optional<Object> callerContext,
+    Optional<Metrics> streamMetrics) {
 
   private static final RequestOptions NONE =
-      new RequestOptions(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+      new RequestOptions(
+          Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
 
   /** Creates options; every argument must be non-null (use empty optionals). */
   public RequestOptions {
@@ -30,6 +35,7 @@ public record RequestOptions(
     Objects.requireNonNull(userAgentSuffix, "userAgentSuffix");
     Objects.requireNonNull(auditInfo, "auditInfo");
     Objects.requireNonNull(callerContext, "callerContext");
+    Objects.requireNonNull(streamMetrics, "streamMetrics");
   }
 
   /** No SSE-C key, no user-agent suffix, no audit string. */
@@ -39,21 +45,31 @@ public record RequestOptions(
 
   /** These options with {@code key} as the SSE-C key. */
   public RequestOptions withCustomerKey(CustomerKey key) {
-    return new RequestOptions(Optional.of(key), userAgentSuffix, auditInfo, callerContext);
+    return new RequestOptions(
+        Optional.of(key), userAgentSuffix, auditInfo, callerContext, streamMetrics);
   }
 
   /** These options with {@code suffix} appended to the user agent. */
   public RequestOptions withUserAgentSuffix(String suffix) {
-    return new RequestOptions(customerKey, Optional.of(suffix), auditInfo, callerContext);
+    return new RequestOptions(
+        customerKey, Optional.of(suffix), auditInfo, callerContext, streamMetrics);
   }
 
   /** These options with {@code audit} sent as the request's audit string. */
   public RequestOptions withAuditInfo(String audit) {
-    return new RequestOptions(customerKey, userAgentSuffix, Optional.of(audit), callerContext);
+    return new RequestOptions(
+        customerKey, userAgentSuffix, Optional.of(audit), callerContext, streamMetrics);
   }
 
   /** These options with {@code context} passed along to the object client. */
   public RequestOptions withCallerContext(Object context) {
-    return new RequestOptions(customerKey, userAgentSuffix, auditInfo, Optional.of(context));
+    return new RequestOptions(
+        customerKey, userAgentSuffix, auditInfo, Optional.of(context), streamMetrics);
+  }
+
+  /** These options with {@code metrics} counting what the resilience layer does per stream. */
+  public RequestOptions withStreamMetrics(Metrics metrics) {
+    return new RequestOptions(
+        customerKey, userAgentSuffix, auditInfo, callerContext, Optional.of(metrics));
   }
 }

@@ -2,11 +2,14 @@ package io.seekwell.hadoop;
 
 import io.seekwell.ObjectRange;
 import io.seekwell.S3SeekableInputStream;
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.Metrics;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -19,23 +22,57 @@ import org.apache.hadoop.fs.s3a.impl.streams.InputStreamType;
 import org.apache.hadoop.fs.s3a.impl.streams.ObjectInputStream;
 import org.apache.hadoop.fs.s3a.impl.streams.ObjectReadParameters;
 import org.apache.hadoop.fs.s3a.statistics.S3AInputStreamStatistics;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.IOStatisticsSnapshot;
 
 /**
  * An S3A input stream that reads through Seekwell: seek, read, positioned reads and both vectored
  * read overloads go to a Seekwell stream over the factory's shared cache. Like every {@code
- * FSInputStream}, one thread reads it at a time; positioned and vectored reads do not move the
- * position.
+ * FSInputStream}, one thread at a time moves its position ({@code read}, {@code seek}); positioned
+ * and vectored reads may come from many threads at once, as {@code PositionedReadable} requires,
+ * and do not move the position.
  */
 final class SeekwellS3aInputStream extends ObjectInputStream implements CanUnbuffer {
 
+  /** Seekwell's resilience counters, added to S3A's statistics of each stream. */
+  static final List<Metric> RESILIENCE_METRICS =
+      List.of(
+          Metric.RETRIES,
+          Metric.HEDGED_GETS,
+          Metric.HEDGES_WON,
+          Metric.STALLED_GETS_ABANDONED,
+          Metric.BODIES_RESUMED);
+
   private final S3SeekableInputStream stream;
   private final S3AInputStreamStatistics statistics;
+  private final Metrics resilience;
   private volatile boolean closed;
 
-  SeekwellS3aInputStream(ObjectReadParameters parameters, S3SeekableInputStream stream) {
+  SeekwellS3aInputStream(
+      ObjectReadParameters parameters, S3SeekableInputStream stream, Metrics resilience) {
     super(InputStreamType.Custom, parameters);
     this.stream = stream;
     this.statistics = parameters.getStreamStatistics();
+    this.resilience = resilience;
+  }
+
+  /** The IOStatistics key of one of Seekwell's counters: {@code seekwell_hedged_gets}. */
+  static String statisticName(Metric metric) {
+    return "seekwell_" + metric.name().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * S3A's statistics of this stream, with Seekwell's resilience counters for it added as counters
+   * named {@code seekwell_retries}, {@code seekwell_hedged_gets}, {@code seekwell_hedges_won},
+   * {@code seekwell_stalled_gets_abandoned} and {@code seekwell_bodies_resumed}.
+   */
+  @Override
+  public IOStatistics getIOStatistics() {
+    IOStatisticsSnapshot snapshot = new IOStatisticsSnapshot(super.getIOStatistics());
+    for (Metric metric : RESILIENCE_METRICS) {
+      snapshot.setCounter(statisticName(metric), resilience.get(metric));
+    }
+    return snapshot;
   }
 
   @Override

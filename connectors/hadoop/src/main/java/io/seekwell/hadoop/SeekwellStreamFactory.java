@@ -8,6 +8,7 @@ import io.seekwell.S3SeekableInputStreamFactory;
 import io.seekwell.S3URI;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectMetadata;
 import java.io.IOException;
 import java.util.HashMap;
@@ -79,8 +80,10 @@ public class SeekwellStreamFactory extends AbstractObjectInputStreamFactory {
   public ObjectInputStream readObject(ObjectReadParameters parameters) throws IOException {
     S3ObjectAttributes attributes = parameters.getObjectAttributes();
     S3AInputStreamStatistics statistics = parameters.getStreamStatistics();
+    Metrics resilience = new Metrics();
     OpenStreamInformation.Builder open =
         OpenStreamInformation.builder()
+            .streamMetrics(resilience)
             .inputPolicy(policy(parameters.getContext().getInputPolicy()))
             .callerContext(parameters.getCallbacks())
             .requestCallback(
@@ -98,7 +101,8 @@ public class SeekwellStreamFactory extends AbstractObjectInputStreamFactory {
       open.objectMetadata(ObjectMetadata.of(attributes.getLen(), etag));
     }
     S3URI uri = S3URI.of(attributes.getBucket(), attributes.getKey());
-    return new SeekwellS3aInputStream(parameters, seekwell.createStream(uri, open.build()));
+    return new SeekwellS3aInputStream(
+        parameters, seekwell.createStream(uri, open.build()), resilience);
   }
 
   /**

@@ -4,6 +4,7 @@ import io.seekwell.OpenStreamInformation;
 import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.S3SeekableInputStreamFactory;
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.common.object.CustomerKey;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,6 +63,13 @@ final class SeekwellReads implements AutoCloseable {
 
   MetricsContext metrics() {
     return metrics;
+  }
+
+  /** The counters of every factory, added up. */
+  MetricsSnapshot seekwellMetrics() {
+    return factories.values().stream()
+        .map(S3SeekableInputStreamFactory::getMetrics)
+        .reduce(MetricsSnapshot.zero(), MetricsSnapshot::plus);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.seekwell.iceberg;
 
+import io.seekwell.common.metrics.MetricsSnapshot;
 import java.util.Map;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.io.InputFile;
@@ -59,6 +60,16 @@ public class SeekwellS3FileIO extends S3FileIO {
   @Override
   public InputFile newInputFile(String path, long length) {
     return new SeekwellInputFile(path, length, reads(), client(path));
+  }
+
+  /**
+   * Seekwell's counters for this FileIO's reads, added up over its factories: GETs, bytes, retries,
+   * hedged GETs, hedges that won, stalled bodies cut, bodies resumed. Iceberg's own metrics context
+   * for S3 (Hadoop's {@code FileSystem.Statistics}) counts bytes and operations only, so these are
+   * reported here.
+   */
+  public MetricsSnapshot seekwellMetrics() {
+    return reads().seekwellMetrics();
   }
 
   /** Closes the Seekwell factories (dropping their caches), then Iceberg's clients. */
