@@ -13,7 +13,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The body of a GET that survives failures part-way: when a read fails with a retryable error, or
  * the {@link StallWatchdog} cuts a body that stopped delivering, it waits a backoff delay and
- * continues with a new GET of the bytes not yet delivered, pinned to the first response's ETag. Not
+ * continues with a new GET of the bytes not yet delivered, pinned to the first response's ETag. It
+ * gives up after {@code resume.max.attempts} GETs in a row that delivered no byte, or once the
+ * retry deadline has passed: a body cut again and again but always making progress is finished. Not
  * thread-safe: one reader owns it (only the watchdog closes the current body from its thread).
  */
 final class ResumingInputStream extends BulkReadInputStream {
@@ -27,6 +29,8 @@ final class ResumingInputStream extends BulkReadInputStream {
   private StallWatchdog.Watch watch;
   private long position;
   private int resumes;
+  private int resumesWithoutProgress;
+  private long positionAtLastResume;
   private boolean closed;
 
   ResumingInputStream(GetRequest request, ObjectContent first, RetryingObjectClient client) {
@@ -36,6 +40,7 @@ final class ResumingInputStream extends BulkReadInputStream {
     this.policy = client.policy();
     this.startNanos = client.ticker().nanos();
     this.position = request.range().start();
+    this.positionAtLastResume = position;
     watch(first);
   }
 
@@ -104,14 +109,24 @@ final class ResumingInputStream extends BulkReadInputStream {
       if (!RetryPolicy.isRetryable(last) || Thread.currentThread().isInterrupted()) {
         throw last;
       }
-      long delayNanos = policy.delayBefore(resumes + 1, last).toNanos();
+      if (position > positionAtLastResume) {
+        resumesWithoutProgress = 0;
+        positionAtLastResume = position;
+      }
+      long delayNanos = policy.delayBefore(resumesWithoutProgress + 1, last).toNanos();
       long remainingNanos = policy.deadline().toNanos() - (client.ticker().nanos() - startNanos);
-      if (resumes + 1 >= client.policy().configuration().resumeMaxAttempts()
+      if (resumesWithoutProgress + 1 >= client.policy().configuration().resumeMaxAttempts()
           || delayNanos > remainingNanos) {
         throw RetryPolicy.exhausted(
-            last, (resumes + 1) + (resumes == 0 ? " GET" : " GETs") + " of the body");
+            last,
+            (resumes + 1)
+                + (resumes == 0 ? " GET" : " GETs")
+                + " of the body, "
+                + (resumesWithoutProgress + 1)
+                + " in a row without a byte");
       }
       resumes++;
+      resumesWithoutProgress++;
       client.count(Metric.RETRIES, request.options());
       client.count(Metric.BODIES_RESUMED, request.options());
       sleep(delayNanos);

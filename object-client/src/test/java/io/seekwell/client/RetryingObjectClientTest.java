@@ -139,17 +139,33 @@ class RetryingObjectClientTest {
   @Test
   void bodyThatKeepsFailingGivesUpWithTheAttemptCount() throws Exception {
     for (int i = 0; i < 5; i++) {
-      faults.thenCutBodyAfter(100);
+      faults.thenCutBodyAfter(0);
     }
     try (RetryingObjectClient client = new RetryingObjectClient(faults, FAST, metrics);
         ObjectContent content =
             client.getObject(GetRequest.of(OBJECT, ByteRange.of(0, 9_999))).get()) {
       IOException e = assertThrows(IOException.class, () -> content.stream().readAllBytes());
-      assertEquals("Connection reset (gave up after 5 GETs of the body)", e.getMessage());
+      assertEquals(
+          "Connection reset (gave up after 5 GETs of the body, 5 in a row without a byte)",
+          e.getMessage());
     }
     assertEquals(5, store.gets().size());
     assertEquals(4, metrics.get(Metric.RETRIES));
     assertEquals(0, store.openContents());
+  }
+
+  @Test
+  void aBodyCutAgainAndAgainButMakingProgressIsFinished() throws Exception {
+    for (int i = 0; i < 20; i++) {
+      faults.thenCutBodyAfter(1000);
+    }
+    try (RetryingObjectClient client = new RetryingObjectClient(faults, FAST, metrics);
+        ObjectContent content =
+            client.getObject(GetRequest.of(OBJECT, ByteRange.of(0, 29_999))).get()) {
+      assertArrayEquals(Arrays.copyOf(CONTENT, 30_000), content.stream().readAllBytes());
+    }
+    assertEquals(21, store.gets().size());
+    assertEquals(20, metrics.get(Metric.BODIES_RESUMED));
   }
 
   @Test

@@ -11,6 +11,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -20,8 +21,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A TCP proxy on 127.0.0.1 in front of a plain-HTTP S3 endpoint that records request heads and
  * injects faults on demand: answer the next requests with HTTP 503 SlowDown, cut the next response
- * after some bytes (a connection reset), or stall it (no more bytes until the client gives up).
- * Handles requests without bodies only (HEAD, GET), which is what readers send. Thread-safe.
+ * after some bytes (a connection reset), or stall it (no more bytes until the client gives up). It
+ * can also draw a {@link ConnectionFault} for a fraction of the connections it accepts, as a flaky
+ * network does: each such connection stalls, is cut (with FIN or RST) or is slow to answer. Handles
+ * requests without bodies only (HEAD, GET), which is what readers send. Thread-safe.
  */
 public final class FaultProxy implements AutoCloseable {
 
@@ -35,7 +38,32 @@ public final class FaultProxy implements AutoCloseable {
   private final Fault cutFault = new Fault();
   private final Fault stallFault = new Fault();
   private final AtomicLong bytesToClients = new AtomicLong();
+  private final AtomicInteger connections = new AtomicInteger();
+  private final AtomicInteger faultedConnections = new AtomicInteger();
+  private volatile ConnectionFault connectionFault;
+  private volatile double faultFraction;
+  private volatile Random faultDraw = new Random(0);
   private volatile boolean closed;
+
+  /** What goes wrong with a faulted connection. */
+  public enum ConnectionFault {
+    /** No response byte at all; the socket stays open. */
+    STALL_BEFORE_HEADERS,
+    /** The response stops after {@value #FAULT_AFTER_BYTES} bytes; the socket stays open. */
+    STALL_BODY,
+    /** The connection is closed normally (FIN) after {@value #FAULT_AFTER_BYTES} bytes. */
+    CUT_FIN,
+    /** The connection is reset (RST) after {@value #FAULT_AFTER_BYTES} bytes. */
+    CUT_RST,
+    /** The first response byte comes {@value #SLOW_FIRST_BYTE_MILLIS} ms late. */
+    SLOW_FIRST_BYTE
+  }
+
+  /** How many response bytes pass on a faulted connection before a stall or a cut. */
+  public static final int FAULT_AFTER_BYTES = 4096;
+
+  /** How late the first byte of a {@link ConnectionFault#SLOW_FIRST_BYTE} connection comes. */
+  public static final int SLOW_FIRST_BYTE_MILLIS = 1500;
 
   private FaultProxy(ServerSocket server, InetSocketAddress target) {
     this.server = server;
@@ -76,6 +104,47 @@ public final class FaultProxy implements AutoCloseable {
     stallFault.arm(bytes);
   }
 
+  /**
+   * Gives each connection accepted from now on {@code fault} with probability {@code fraction} (1
+   * for every connection), drawn from a generator seeded with {@code seed}. From now on every
+   * request is forwarded with {@code Connection: close}, so that each request gets a connection of
+   * its own and a fault of its own draw, however few connections the client would keep open.
+   */
+  public void faultConnections(ConnectionFault fault, double fraction, long seed) {
+    faultDraw = new Random(seed);
+    faultFraction = fraction;
+    connectionFault = fault;
+  }
+
+  /** Connections accepted from now on are not faulted. */
+  public void stopFaultingConnections() {
+    connectionFault = null;
+  }
+
+  /** Connections accepted so far, and how many of them were given a fault. */
+  public int connections() {
+    return connections.get();
+  }
+
+  /** Connections that were given a fault so far. */
+  public int faultedConnections() {
+    return faultedConnections.get();
+  }
+
+  private ConnectionFault drawFault() {
+    ConnectionFault fault = connectionFault;
+    if (fault == null) {
+      return null;
+    }
+    synchronized (this) {
+      if (faultDraw.nextDouble() >= faultFraction) {
+        return null;
+      }
+    }
+    faultedConnections.incrementAndGet();
+    return fault;
+  }
+
   /** The head (request line and headers) of every request received, in order. */
   public List<String> requestHeads() {
     return List.copyOf(requestHeads);
@@ -94,8 +163,10 @@ public final class FaultProxy implements AutoCloseable {
         upstream.connect(target, 5_000);
         sockets.add(client);
         sockets.add(upstream);
+        connections.incrementAndGet();
+        ConnectionFault fault = drawFault();
         daemon(() -> pumpRequests(client, upstream), "fault-proxy-requests");
-        daemon(() -> pumpResponses(upstream, client), "fault-proxy-responses");
+        daemon(() -> pumpResponses(upstream, client, fault), "fault-proxy-responses");
       } catch (IOException e) {
         if (!closed) {
           continue;
@@ -121,6 +192,9 @@ public final class FaultProxy implements AutoCloseable {
           answerSlowDown(client, text.startsWith("HEAD "));
           return;
         }
+        if (connectionFault != null) {
+          head = closingAfterResponse(text).getBytes(StandardCharsets.ISO_8859_1);
+        }
         out.write(head);
         out.flush();
       }
@@ -129,30 +203,59 @@ public final class FaultProxy implements AutoCloseable {
     }
   }
 
-  private void pumpResponses(Socket upstream, Socket client) {
+  private void pumpResponses(Socket upstream, Socket client, ConnectionFault fault) {
     try (client;
         upstream) {
       InputStream in = upstream.getInputStream();
       OutputStream out = client.getOutputStream();
       byte[] buffer = new byte[8192];
+      long forwarded = 0;
       int n;
       while ((n = in.read(buffer)) >= 0) {
-        Passage cut = cutFault.pass(n);
-        Passage stall = stallFault.pass(cut.allowed());
-        out.write(buffer, 0, stall.allowed());
-        out.flush();
-        bytesToClients.addAndGet(stall.allowed());
-        if (stall.fire()) {
+        if (fault == ConnectionFault.STALL_BEFORE_HEADERS) {
           stallUntilClosed(client);
           return;
         }
-        if (cut.fire()) {
+        if (fault == ConnectionFault.SLOW_FIRST_BYTE && forwarded == 0) {
+          pause(SLOW_FIRST_BYTE_MILLIS);
+        }
+        int allowed = n;
+        boolean faultNow = false;
+        if (fault == ConnectionFault.STALL_BODY
+            || fault == ConnectionFault.CUT_FIN
+            || fault == ConnectionFault.CUT_RST) {
+          allowed = (int) Math.min(n, FAULT_AFTER_BYTES - forwarded);
+          faultNow = forwarded + allowed >= FAULT_AFTER_BYTES;
+        }
+        Passage cut = cutFault.pass(allowed);
+        Passage stall = stallFault.pass(cut.allowed());
+        out.write(buffer, 0, stall.allowed());
+        out.flush();
+        forwarded += stall.allowed();
+        bytesToClients.addAndGet(stall.allowed());
+        if (stall.fire() || (faultNow && fault == ConnectionFault.STALL_BODY)) {
+          stallUntilClosed(client);
+          return;
+        }
+        if (cut.fire() || (faultNow && fault == ConnectionFault.CUT_RST)) {
           client.setSoLinger(true, 0);
+          return;
+        }
+        if (faultNow && fault == ConnectionFault.CUT_FIN) {
+          client.shutdownOutput();
           return;
         }
       }
     } catch (IOException e) {
       // One side closed; the try block closes the other.
+    }
+  }
+
+  private void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -190,6 +293,17 @@ public final class FaultProxy implements AutoCloseable {
       }
       return new Passage(allowed, false);
     }
+  }
+
+  /** The request head with {@code Connection: close} in place of any connection header. */
+  private static String closingAfterResponse(String head) {
+    StringBuilder rewritten = new StringBuilder();
+    for (String line : head.split("\r\n")) {
+      if (!line.isEmpty() && !line.toLowerCase(java.util.Locale.ROOT).startsWith("connection:")) {
+        rewritten.append(line).append("\r\n");
+      }
+    }
+    return rewritten.append("Connection: close\r\n\r\n").toString();
   }
 
   private static void answerSlowDown(Socket client, boolean head) throws IOException {
