@@ -34,7 +34,9 @@ public final class FaultProxy implements AutoCloseable {
   private final InetSocketAddress target;
   private final List<String> requestHeads = new CopyOnWriteArrayList<>();
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
-  private final AtomicInteger slowDownsLeft = new AtomicInteger();
+  private final AtomicInteger errorsLeft = new AtomicInteger();
+  private volatile int errorStatus = 503;
+  private volatile String errorCode = "SlowDown";
   private final Fault cutFault = new Fault();
   private final Fault stallFault = new Fault();
   private final AtomicLong bytesToClients = new AtomicLong();
@@ -91,7 +93,14 @@ public final class FaultProxy implements AutoCloseable {
 
   /** Answers the next {@code count} requests with HTTP 503 SlowDown. */
   public void failNextRequests(int count) {
-    slowDownsLeft.set(count);
+    failNextRequests(count, 503, "SlowDown");
+  }
+
+  /** Answers the next {@code count} requests with HTTP {@code status} and S3 error {@code code}. */
+  public void failNextRequests(int count, int status, String code) {
+    errorStatus = status;
+    errorCode = code;
+    errorsLeft.set(count);
   }
 
   /** Resets the connection once {@code bytes} more response bytes have reached the client. */
@@ -188,8 +197,8 @@ public final class FaultProxy implements AutoCloseable {
         }
         String text = new String(head, StandardCharsets.ISO_8859_1);
         requestHeads.add(text);
-        if (slowDownsLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-          answerSlowDown(client, text.startsWith("HEAD "));
+        if (errorsLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+          answerError(client, text.startsWith("HEAD "), errorStatus, errorCode);
           return;
         }
         if (connectionFault != null) {
@@ -306,13 +315,19 @@ public final class FaultProxy implements AutoCloseable {
     return rewritten.append("Connection: close\r\n\r\n").toString();
   }
 
-  private static void answerSlowDown(Socket client, boolean head) throws IOException {
+  private static void answerError(Socket client, boolean head, int status, String code)
+      throws IOException {
     String body =
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>SlowDown</Code>"
-            + "<Message>Please reduce your request rate.</Message>"
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>"
+            + code
+            + "</Code><Message>Injected by the fault proxy.</Message>"
             + "<RequestId>fault-proxy</RequestId></Error>";
     String response =
-        "HTTP/1.1 503 Slow Down\r\n"
+        "HTTP/1.1 "
+            + status
+            + " "
+            + code
+            + "\r\n"
             + "Content-Type: application/xml\r\n"
             + "x-amz-request-id: fault-proxy\r\n"
             + "Content-Length: "

@@ -16,6 +16,7 @@ import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.AccessDeniedException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,6 +38,7 @@ public final class InMemoryObjectClient implements ObjectClient {
   private final List<GetRequest> gets = new CopyOnWriteArrayList<>();
   private final List<HeadRequest> heads = new CopyOnWriteArrayList<>();
   private final Set<InputStream> open = ConcurrentHashMap.newKeySet();
+  private final Set<ObjectLocation> refused = ConcurrentHashMap.newKeySet();
   private final AtomicLong versions = new AtomicLong();
   private final Metrics metrics;
   private volatile boolean closed;
@@ -51,6 +53,11 @@ public final class InMemoryObjectClient implements ObjectClient {
     String etag = "\"v" + versions.incrementAndGet() + "\"";
     objects.put(location, new StoredObject(bytes.clone(), etag));
     return etag;
+  }
+
+  /** Requests for {@code location} are refused from now on, as S3 does with HTTP 403. */
+  public void refuse(ObjectLocation location) {
+    refused.add(location);
   }
 
   /** Every GET received, in order. */
@@ -110,6 +117,9 @@ public final class InMemoryObjectClient implements ObjectClient {
   private StoredObject find(ObjectLocation location, String what) throws IOException {
     if (closed) {
       throw new IOException(what + ": client is closed");
+    }
+    if (refused.contains(location)) {
+      throw new AccessDeniedException(what, null, "access denied (HTTP 403)");
     }
     StoredObject object = objects.get(location);
     if (object == null) {
