@@ -44,8 +44,16 @@ public abstract class HttpObjectClientContract extends ObjectClientContract {
   private S3TestBucket bucket;
   private FaultProxy proxy;
 
-  /** A client under test that reaches the store at {@code endpoint}; the test closes it. */
+  /**
+   * A client under test that reaches the store at {@code endpoint} (where the test's objects are in
+   * {@link #bucketName()}); the test closes it.
+   */
   protected abstract ObjectClient client(S3Endpoint endpoint) throws Exception;
+
+  /** The bucket the test's objects are in. */
+  protected final String bucketName() {
+    return bucket.name();
+  }
 
   @BeforeEach
   void startProxy(S3TestBucket testBucket) throws IOException {
