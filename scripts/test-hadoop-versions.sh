@@ -11,5 +11,5 @@ fi
 for version in 3.4.2 3.5.0; do
   echo "... S3A connector tests on Hadoop $version"
   ./mvnw -B -ntp verify -pl integration-tests -Dhadoop.version="$version" \
-    -Dtest='SeekwellS3a*,!SeekwellS3aSseCustomerKeyMinioTest'
+    -Dtest='SeekwellS3a*,S3aObjectClientContractTest,!SeekwellS3aSseCustomerKeyMinioTest'
 done

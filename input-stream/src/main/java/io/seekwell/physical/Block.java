@@ -19,11 +19,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The bytes of one GET: a contiguous range of one object version, filled by one fetcher while
- * readers copy out whatever has arrived. Thread-safe: one writer, many readers.
- *
- * <p>A block is pinned while someone uses it: the fetcher from creation until the body is in, and
- * each reader while it copies. An evicted block leaves the cache at once but its memory returns to
- * the {@link MemoryBudget} only when the last pin is gone.
+ * readers copy out whatever has arrived. Thread-safe: one writer, many readers. Pinning, weight and
+ * release follow the rules in {@link BlockStore}'s design notes.
  */
 final class Block {
 

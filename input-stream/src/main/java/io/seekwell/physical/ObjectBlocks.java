@@ -10,7 +10,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * The blocks of one object version, by start position, the version's ETag (pinned by the first GET
  * response when the stream was opened knowing only the length), and the lock that makes planning
  * GETs for it atomic (so concurrent readers of the same missing bytes share one GET). Per object,
- * never global. The count of open streams is guarded by the {@link BlockStore}'s map.
+ * never global. Thread-safe; the count of open streams changes only inside the {@link BlockStore}
+ * index's {@code compute} (see its design notes).
  */
 final class ObjectBlocks {
 

@@ -21,7 +21,8 @@ import java.util.concurrent.TimeoutException;
  * GETs through the {@link BlockStore} where it must, and straight into the caller's buffer when no
  * memory can be found. Thread-safe: a stream may read through it from several threads (Hadoop's
  * positioned reads); its only mutable state is a hint (the block read last) and its closed flag.
- * After {@link #close()} it starts no GET.
+ * After {@link #close()} it starts no GET. The cache's rules are in {@link BlockStore}'s design
+ * notes.
  */
 public final class ObjectReader implements AutoCloseable {
 
