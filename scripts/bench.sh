@@ -2,13 +2,28 @@
 # The side-by-side benchmark: starts MinIO (behind Toxiproxy for the s3 profile), generates the
 # datasets once (cached in .tools/bench-data), runs every workload on every read path, writes
 # docs/benchmarks.md (or target/benchmarks-quick.md with --quick), and stops what it started.
-# Usage: ./scripts/bench.sh [--profile s3|loopback] [--quick] [--paths a,b] [--workloads W1,W5]
-#        [--iterations N] [--warmup N] [--report FILE]
+# Usage: ./scripts/bench.sh [--profile s3|loopback|faults] [--quick] [--paths a,b]
+#        [--workloads W1,W5] [--iterations N] [--warmup N] [--report FILE]
+# --profile faults runs the fault benchmark (io.seekwell.bench.FaultBenchmark) behind the s3
+# latency profile: every read path with stalls, cuts (FIN, RST) and slow first bytes on 2 % and
+# 25 % of the connections; its tables go to the fault section of docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib/local-s3.sh
 parse_profile "$@"
 build_benchmarks
+if [ "$PROFILE" = faults ]; then
+  start_local_s3 s3 harness-proxy
+  if [ "$QUICK" = true ]; then
+    run_benchmarks_class io.seekwell.bench.FaultBenchmark "${S3_ARGS[@]}" --scale quick \
+      --iterations 1 --faults cut-rst,stall --fractions 0.25 --deadline 120 \
+      --report benchmarks/target/benchmarks-faults-quick.md "${PASS_ARGS[@]}"
+  else
+    run_benchmarks_class io.seekwell.bench.FaultBenchmark "${S3_ARGS[@]}" --scale full \
+      "${PASS_ARGS[@]}"
+  fi
+  exit 0
+fi
 start_local_s3 "$PROFILE" harness-proxy
 if [ "$QUICK" = true ]; then
   run_benchmarks_class io.seekwell.bench.Benchmark "${S3_ARGS[@]}" \

@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib/local-s3.sh
 parse_profile "$@"
+if [ "$PROFILE" = faults ]; then echo "The demo runs with --profile s3 or loopback" >&2; exit 2; fi
 build_benchmarks
 start_local_s3 "$PROFILE"
 run_benchmarks_class io.seekwell.bench.Demo "${S3_ARGS[@]}"

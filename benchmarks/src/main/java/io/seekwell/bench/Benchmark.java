@@ -2,6 +2,7 @@ package io.seekwell.bench;
 
 import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.metrics.Metric;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -35,8 +36,18 @@ public final class Benchmark {
 
   private Benchmark() {}
 
-  /** One measured iteration. */
-  record Sample(double seconds, long gets, long heads, long bytes, long peakHeap, long checksum) {}
+  /**
+   * One measured iteration; {@code hedges} is the number of hedged GETs Seekwell counted, or -1 for
+   * a path that does not report it.
+   */
+  record Sample(
+      double seconds,
+      long gets,
+      long heads,
+      long bytes,
+      long peakHeap,
+      long checksum,
+      long hedges) {}
 
   public static void main(String[] args) throws Exception {
     Map<String, String> options = Options.parse(args);
@@ -146,7 +157,10 @@ public final class Benchmark {
       checkSameValues(workload, inPathOrder);
       results.put(workload, inPathOrder);
       // Written after every workload, so that a run cut short keeps what it measured.
-      Files.writeString(out, report(results, options, scale, iterations, data, skipped));
+      Files.writeString(
+          out,
+          FaultBenchmark.keepingFaultSection(
+              out, report(results, options, scale, iterations, data, skipped)));
       if (results.values().stream().anyMatch(measured -> measured.containsKey("aal"))) {
         try {
           Chart.write(results, chartPath(out));
@@ -157,7 +171,7 @@ public final class Benchmark {
       }
     }
     String report = report(results, options, scale, iterations, data, skipped);
-    Files.writeString(out, report);
+    Files.writeString(out, FaultBenchmark.keepingFaultSection(out, report));
     System.out.println(report);
     System.out.println("Report written to " + out);
     if (results.values().stream().anyMatch(measured -> measured.containsKey("aal"))) {
@@ -198,7 +212,7 @@ public final class Benchmark {
         + Targets.markdown(results, data.projectionBytes);
   }
 
-  private static Sample measure(
+  static Sample measure(
       Workload workload,
       String pathName,
       Dataset data,
@@ -213,6 +227,7 @@ public final class Benchmark {
             .toList();
     long checksum;
     double seconds;
+    long hedges;
     // Timed: the workload on a fresh path; not timed: building and closing its clients.
     try (ReadPath path = open(pathName, endpoint, credentials, counter, seekwell)) {
       System.gc();
@@ -220,13 +235,19 @@ public final class Benchmark {
       long start = System.nanoTime();
       checksum = workload.run(path, data);
       seconds = (System.nanoTime() - start) / 1e9;
+      hedges = path.seekwellMetrics().map(metrics -> metrics.get(Metric.HEDGED_GETS)).orElse(-1L);
     }
     long peak = heap.stream().mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
-    return new Sample(seconds, counter.gets(), counter.heads(), counter.bytes(), peak, checksum);
+    return new Sample(
+        seconds, counter.gets(), counter.heads(), counter.bytes(), peak, checksum, hedges);
   }
 
-  /** A fresh read path whose clients {@code counter} counts; closing it closes them. */
-  private static ReadPath open(
+  /**
+   * A fresh read path whose clients {@code counter} counts; closing it closes them: {@code
+   * seekwell}, {@code aal}, {@code iceberg-default}, {@code s3a-classic}, and Seekwell through its
+   * connectors, {@code seekwell-iceberg} and {@code seekwell-s3a}.
+   */
+  static ReadPath open(
       String name,
       URI endpoint,
       StaticCredentialsProvider credentials,
@@ -238,8 +259,11 @@ public final class Benchmark {
           new SeekwellPath(Clients.async(endpoint, credentials, counter), Dataset.BUCKET, seekwell);
       case "aal" -> new AalPath(Clients.async(endpoint, credentials, counter), Dataset.BUCKET);
       case "iceberg-default" ->
-          new IcebergPath(Clients.sync(endpoint, credentials, counter), Dataset.BUCKET);
-      case "s3a-classic" -> new S3aPath(endpoint, credentials, counter, Dataset.BUCKET);
+          new IcebergPath(Clients.sync(endpoint, credentials, counter), Dataset.BUCKET, false);
+      case "seekwell-iceberg" ->
+          new IcebergPath(Clients.sync(endpoint, credentials, counter), Dataset.BUCKET, true);
+      case "s3a-classic" -> new S3aPath(endpoint, credentials, counter, Dataset.BUCKET, false);
+      case "seekwell-s3a" -> new S3aPath(endpoint, credentials, counter, Dataset.BUCKET, true);
       default -> throw new IllegalArgumentException("Unknown read path: " + name);
     };
   }

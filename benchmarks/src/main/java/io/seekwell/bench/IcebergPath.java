@@ -1,24 +1,31 @@
 package io.seekwell.bench;
 
+import io.seekwell.common.metrics.MetricsSnapshot;
+import io.seekwell.iceberg.SeekwellS3FileIO;
 import java.io.IOException;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.parquet.io.DelegatingSeekableInputStream;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
 import software.amazon.awssdk.services.s3.S3Client;
 
-/** Iceberg 1.11's own {@link S3FileIO} stream, with its defaults, on a counted sync client. */
+/**
+ * Iceberg 1.11's {@link S3FileIO} on a counted sync client: its own stream with its defaults, or,
+ * with {@code seekwell}, Seekwell's {@link SeekwellS3FileIO} (Seekwell's streams, Iceberg's
+ * client).
+ */
 final class IcebergPath implements ReadPath {
 
   private final String bucket;
   private final S3Client s3;
   private final S3FileIO io;
 
-  IcebergPath(S3Client s3, String bucket) {
+  IcebergPath(S3Client s3, String bucket, boolean seekwell) {
     this.bucket = bucket;
     this.s3 = s3;
-    this.io = new S3FileIO(() -> s3);
+    this.io = seekwell ? new SeekwellS3FileIO(() -> s3) : new S3FileIO(() -> s3);
     this.io.initialize(Map.of());
   }
 
@@ -57,6 +64,13 @@ final class IcebergPath implements ReadPath {
         };
       }
     };
+  }
+
+  @Override
+  public Optional<MetricsSnapshot> seekwellMetrics() {
+    return io instanceof SeekwellS3FileIO seekwell
+        ? Optional.of(seekwell.seekwellMetrics())
+        : Optional.empty();
   }
 
   @Override

@@ -1,8 +1,10 @@
 package io.seekwell.bench;
 
+import io.seekwell.common.metrics.MetricsSnapshot;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Optional;
 import org.apache.parquet.io.InputFile;
 
 /**
@@ -16,6 +18,11 @@ interface ReadPath extends Closeable {
 
   /** A Parquet input file over {@code key}, whose length the caller knows. */
   InputFile parquetFile(String key, long length) throws IOException;
+
+  /** Seekwell's counters, for a path that reads through a Seekwell factory it can reach. */
+  default Optional<MetricsSnapshot> seekwellMetrics() {
+    return Optional.empty();
+  }
 
   /** What the workloads need of a stream. */
   interface PositionalReader extends Closeable {

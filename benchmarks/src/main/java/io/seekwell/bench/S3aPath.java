@@ -1,5 +1,6 @@
 package io.seekwell.bench;
 
+import io.seekwell.hadoop.SeekwellStreamFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -15,7 +16,8 @@ import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
 /**
- * Hadoop S3A 3.4.3's classic input stream with its defaults; Parquet files are opened the way
+ * Hadoop S3A 3.4.3's classic input stream with its defaults, or, with {@code seekwell}, Seekwell's
+ * S3A stream factory (Seekwell's streams, S3A's client); Parquet files are opened the way
  * parquet-hadoop opens them (its {@link HadoopInputFile}, with the file status, so no HEAD).
  */
 final class S3aPath implements ReadPath {
@@ -26,7 +28,11 @@ final class S3aPath implements ReadPath {
   private final String counterId;
 
   S3aPath(
-      URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter, String bucket)
+      URI endpoint,
+      StaticCredentialsProvider credentials,
+      RequestCounter counter,
+      String bucket,
+      boolean seekwell)
       throws IOException {
     this.bucket = bucket;
     this.counterId = S3aRequestCounter.register(counter);
@@ -39,7 +45,12 @@ final class S3aPath implements ReadPath {
     conf.set("fs.s3a.access.key", keys.accessKeyId());
     conf.set("fs.s3a.secret.key", keys.secretAccessKey());
     conf.set("fs.s3a.aws.credentials.provider", SIMPLE_CREDENTIALS);
-    conf.set("fs.s3a.input.stream.type", "classic");
+    if (seekwell) {
+      conf.set("fs.s3a.input.stream.type", "custom");
+      conf.set("fs.s3a.input.stream.custom.factory", SeekwellStreamFactory.class.getName());
+    } else {
+      conf.set("fs.s3a.input.stream.type", "classic");
+    }
     conf.set("fs.s3a.audit.execution.interceptors", S3aRequestCounter.class.getName());
     conf.set(S3aRequestCounter.ID_KEY, counterId);
     // Cached per bucket and user, so parquet-hadoop's HadoopInputFile finds this instance; close()

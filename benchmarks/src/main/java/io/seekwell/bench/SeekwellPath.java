@@ -5,8 +5,10 @@ import io.seekwell.S3SeekableInputStream;
 import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.S3SeekableInputStreamFactory;
 import io.seekwell.S3URI;
+import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.parquet.connector.SeekwellInputFile;
 import java.io.IOException;
+import java.util.Optional;
 import org.apache.parquet.io.InputFile;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 
@@ -37,6 +39,11 @@ final class SeekwellPath implements ReadPath {
   @Override
   public InputFile parquetFile(String key, long length) throws IOException {
     return SeekwellInputFile.of(factory, S3URI.of(bucket, key), length);
+  }
+
+  @Override
+  public Optional<MetricsSnapshot> seekwellMetrics() {
+    return Optional.of(factory.getMetrics());
   }
 
   @Override

@@ -40,7 +40,8 @@ class ChartTest {
       double seconds = ((Number) values[i + 1]).doubleValue();
       long gets = ((Number) values[i + 2]).longValue();
       byPath.put(
-          (String) values[i], List.of(new Benchmark.Sample(seconds, gets, 0, 1 << 20, 1 << 26, 7)));
+          (String) values[i],
+          List.of(new Benchmark.Sample(seconds, gets, 0, 1 << 20, 1 << 26, 7, -1)));
     }
     return byPath;
   }

@@ -35,8 +35,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Design notes: the rules of the block cache.</b>
  *
- * These notes are the one place where the concurrency rules of {@code BlockStore}, {@link Block},
- * {@link ObjectBlocks}, {@link MemoryBudget} and {@link ObjectReader} are written down.
+ * <p>These notes are the one place where the concurrency rules of {@code BlockStore}, {@link
+ * Block}, {@link ObjectBlocks}, {@link MemoryBudget} and {@link ObjectReader} are written down.
  *
  * <p><b>What is where.</b> A {@link Block} holds the bytes of one GET of one object version. It
  * sits in two places: the Caffeine cache (keyed by {@link BlockKey}: its owner and start), which
@@ -44,12 +44,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * The index {@code objects} maps an {@link ObjectKey} (location, SSE-C key, version) to the {@link
  * ObjectBlocks} that new streams share.
  *
- * <p><b>Reservation.</b> A block's bytes are reserved in the {@link MemoryBudget} before its GET
- * is sent ({@link #fetch}, under the object's plan lock) and released exactly once: when the block
- * is out of the cache ({@link Block#evict}) and nobody pins it; the last of the two releases it,
- * with a compare-and-set of its pin count from 0 to released. Releasing also drops the block's
- * array, so a stale reference (an idle reader's hint, a detached object) keeps nothing reachable:
- * the budget counts what is reachable, not only what was reserved.
+ * <p><b>Reservation.</b> A block's bytes are reserved in the {@link MemoryBudget} before its GET is
+ * sent ({@link #fetch}, under the object's plan lock) and released exactly once: when the block is
+ * out of the cache ({@link Block#evict}) and nobody pins it; the last of the two releases it, with
+ * a compare-and-set of its pin count from 0 to released. Releasing also drops the block's array, so
+ * a stale reference (an idle reader's hint, a detached object) keeps nothing reachable: the budget
+ * counts what is reachable, not only what was reserved.
  *
  * <p><b>Pinning.</b> A block is created pinned once for its fetcher, which unpins it when the body
  * is in or has failed. A reader pins it ({@link Block#tryPin}) before copying and unpins after; a
@@ -68,26 +68,26 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>The index.</b> An {@code objects} entry, and the stream count of its {@link ObjectBlocks},
  * change only inside {@code ConcurrentHashMap.compute} for its key, so opening, closing and the
- * removal of an object's last block are atomic per object. An {@link ObjectBlocks} replaced in
- * the index (a by-length version whose metadata expired, see {@link #retain}) stays reachable from
- * its streams and blocks only; identity checks keep it from removing its successor.
+ * removal of an object's last block are atomic per object. An {@link ObjectBlocks} replaced in the
+ * index (a by-length version whose metadata expired, see {@link #retain}) stays reachable from its
+ * streams and blocks only; identity checks keep it from removing its successor.
  *
  * <p><b>Who calls what, from which thread.</b> Stream threads (one or several per stream: a
- * stream's positional reads may run concurrently) read through {@link ObjectReader}: {@link
- * #fetch} (which takes the object's plan lock while planning, never during I/O), {@link #touch},
- * and {@link #get} for direct reads. Fetch threads run {@link #get} for blocks and fill them;
- * waiters of a block are completed on the fetch thread that received their bytes. Any thread may
- * call {@link #release}, {@link #invalidate} and {@link #close}. The store-wide eviction lock is
- * taken only when a reservation does not fit, and never while waiting for I/O; there is no lock on
- * the path of a read of cached bytes.
+ * stream's positional reads may run concurrently) read through {@link ObjectReader}: {@link #fetch}
+ * (which takes the object's plan lock while planning, never during I/O), {@link #touch}, and {@link
+ * #get} for direct reads. Fetch threads run {@link #get} for blocks and fill them; waiters of a
+ * block are completed on the fetch thread that received their bytes. Any thread may call {@link
+ * #release}, {@link #invalidate} and {@link #close}. The store-wide eviction lock is taken only
+ * when a reservation does not fit, and never while waiting for I/O; there is no lock on the path of
+ * a read of cached bytes.
  *
  * <p><b>Versions.</b> Every GET of a version carries its ETag as {@code If-Match} once known; a
  * response naming another version, or a 412, drops the version's blocks and metadata ({@link
  * #invalidate}). Bytes are shared only between streams whose requests carry the same SSE-C key.
  *
  * <p><b>Closing.</b> {@link #close} cancels every GET waiting for headers, closes every body being
- * received (which ends blocked reads), stops the fetch threads and drops every block, so no
- * thread, connection or reservation is left.
+ * received (which ends blocked reads), stops the fetch threads and drops every block, so no thread,
+ * connection or reservation is left.
  */
 final class BlockStore implements AutoCloseable {
 

@@ -209,6 +209,9 @@ public final class FaultProxy implements AutoCloseable {
       }
     } catch (IOException e) {
       // One side closed; the try block closes the other.
+    } finally {
+      sockets.remove(client);
+      sockets.remove(upstream);
     }
   }
 
@@ -257,6 +260,9 @@ public final class FaultProxy implements AutoCloseable {
       }
     } catch (IOException e) {
       // One side closed; the try block closes the other.
+    } finally {
+      sockets.remove(client);
+      sockets.remove(upstream);
     }
   }
 
@@ -357,6 +363,18 @@ public final class FaultProxy implements AutoCloseable {
     Thread thread = new Thread(task, name);
     thread.setDaemon(true);
     thread.start();
+  }
+
+  /** Closes every connection open now (clients see a reset); new ones are accepted as before. */
+  public void dropConnections() {
+    for (Socket socket : sockets) {
+      try {
+        socket.close();
+      } catch (IOException ignored) {
+        // Closing is all that is wanted; a socket already closed is fine.
+      }
+      sockets.remove(socket);
+    }
   }
 
   @Override
