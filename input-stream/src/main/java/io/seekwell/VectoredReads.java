@@ -2,6 +2,7 @@ package io.seekwell;
 
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.ByteRanges;
+import io.seekwell.common.concurrent.Futures;
 import io.seekwell.physical.ObjectReader;
 import java.io.EOFException;
 import java.io.IOException;
@@ -11,7 +12,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
@@ -91,8 +91,7 @@ final class VectoredReads {
             release.accept(buffer);
             range
                 .getByteBuffer()
-                .completeExceptionally(
-                    failure instanceof CompletionException ? failure.getCause() : failure);
+                .completeExceptionally(Futures.unwrap(failure));
           }
         });
   }

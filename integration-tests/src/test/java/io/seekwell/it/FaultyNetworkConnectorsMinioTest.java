@@ -171,6 +171,16 @@ class FaultyNetworkConnectorsMinioTest {
       for (Future<?> reader : readers) {
         reader.get(120, TimeUnit.SECONDS);
       }
+      Map<String, Long> counters = in.getIOStatistics().counters();
+      for (String name :
+          List.of(
+              "seekwell_retries",
+              "seekwell_hedged_gets",
+              "seekwell_hedges_won",
+              "seekwell_stalled_gets_abandoned",
+              "seekwell_bodies_resumed")) {
+        assertTrue(counters.containsKey(name), () -> name + " missing from " + counters);
+      }
     } finally {
       threads.shutdownNow();
     }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.iceberg.SeekwellS3FileIO;
 import io.seekwell.testing.S3TestBucket;
 import io.seekwell.testing.WithS3Server;
@@ -136,13 +138,17 @@ class SeekwellS3FileIOMinioTest {
     GetCounter seekwellGets = new GetCounter();
     List<String> seekwellAll;
     List<String> seekwellProjected;
+    MetricsSnapshot seekwellMetrics;
     long bytesBefore = s3Statistics().getBytesRead();
     int operationsBefore = s3Statistics().getReadOps();
     try (SeekwellS3FileIO io = new SeekwellS3FileIO(() -> countingClient(bucket, seekwellGets))) {
       io.initialize(properties);
       seekwellAll = rows(io, null, null);
       seekwellProjected = rows(io, projection, filter);
+      seekwellMetrics = io.seekwellMetrics();
     }
+    // Seekwell's own counters for the FileIO count the GETs its client sent.
+    assertEquals(seekwellGets.gets.get(), seekwellMetrics.get(Metric.GET_REQUESTS));
     // Iceberg's read.bytes and read.operations, reported to Hadoop's statistics of scheme s3.
     assertTrue(s3Statistics().getBytesRead() - bytesBefore > FILES * ROWS_PER_FILE * 8L);
     assertTrue(s3Statistics().getReadOps() > operationsBefore);

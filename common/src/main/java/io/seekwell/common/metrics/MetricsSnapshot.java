@@ -35,7 +35,7 @@ public final class MetricsSnapshot {
 
   /** No counts at all. */
   public static MetricsSnapshot zero() {
-    return new MetricsSnapshot(Map.of());
+    return new MetricsSnapshot(new EnumMap<>(Metric.class));
   }
 
   private MetricsSnapshot combine(MetricsSnapshot other, int sign) {

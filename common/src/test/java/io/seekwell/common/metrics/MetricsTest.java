@@ -53,4 +53,18 @@ class MetricsTest {
     assertEquals(4, after.minus(before).get(Metric.HEAD_REQUESTS));
     assertThrows(UnsupportedOperationException.class, () -> before.asMap().put(Metric.RETRIES, 1L));
   }
+
+  @Test
+  void snapshotsAddUpFromZero() {
+    Metrics one = new Metrics();
+    one.add(Metric.GET_REQUESTS, 3);
+    one.increment(Metric.HEDGED_GETS);
+    Metrics other = new Metrics();
+    other.add(Metric.GET_REQUESTS, 4);
+    MetricsSnapshot sum = MetricsSnapshot.zero().plus(one.snapshot()).plus(other.snapshot());
+    assertEquals(7, sum.get(Metric.GET_REQUESTS));
+    assertEquals(1, sum.get(Metric.HEDGED_GETS));
+    assertEquals(0, MetricsSnapshot.zero().get(Metric.BODIES_RESUMED));
+    assertEquals(4, sum.minus(one.snapshot()).get(Metric.GET_REQUESTS));
+  }
 }
