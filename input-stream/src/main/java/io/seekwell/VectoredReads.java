@@ -89,9 +89,7 @@ final class VectoredReads {
             range.getByteBuffer().complete(buffer);
           } else {
             release.accept(buffer);
-            range
-                .getByteBuffer()
-                .completeExceptionally(Futures.unwrap(failure));
+            range.getByteBuffer().completeExceptionally(Futures.unwrap(failure));
           }
         });
   }

@@ -23,25 +23,34 @@ import software.amazon.awssdk.services.s3.S3Client;
 @WithS3Server(tls = true)
 class StreamSseCustomerKeyMinioTest {
 
-  @Test
-  void streamReadsAnEncryptedObjectWithItsKey(S3TestBucket bucket) throws Exception {
-    byte[] content = TestData.randomBytes(41, 500_000);
-    CustomerKey key = CustomerKey.of(TestData.randomBytes(42, 32));
+  private static void putEncrypted(
+      S3TestBucket bucket, String key, byte[] content, CustomerKey customerKey) {
     bucket
         .admin()
         .putObject(
             b ->
                 b.bucket(bucket.name())
-                    .key("secret.bin")
+                    .key(key)
                     .sseCustomerAlgorithm(CustomerKey.ALGORITHM)
-                    .sseCustomerKey(key.base64Key())
-                    .sseCustomerKeyMD5(key.base64KeyMd5()),
+                    .sseCustomerKey(customerKey.base64Key())
+                    .sseCustomerKeyMD5(customerKey.base64KeyMd5()),
             RequestBody.fromBytes(content));
+  }
+
+  /** A sync client that trusts the test server's certificate. */
+  private static S3Client client(S3TestBucket bucket) {
     Apache5HttpClient.Builder http = Apache5HttpClient.builder();
     bucket.endpoint().certificate().ifPresent(c -> http.tlsTrustManagersProvider(c::trustManagers));
+    return bucket.endpoint().configure(S3Client.builder()).httpClientBuilder(http).build();
+  }
+
+  @Test
+  void streamReadsAnEncryptedObjectWithItsKey(S3TestBucket bucket) throws Exception {
+    byte[] content = TestData.randomBytes(41, 500_000);
+    CustomerKey key = CustomerKey.of(TestData.randomBytes(42, 32));
+    putEncrypted(bucket, "secret.bin", content, key);
     S3URI uri = S3URI.of(bucket.name(), "secret.bin");
-    try (S3Client s3 =
-            bucket.endpoint().configure(S3Client.builder()).httpClientBuilder(http).build();
+    try (S3Client s3 = client(bucket);
         S3SeekableInputStreamFactory factory =
             new S3SeekableInputStreamFactory(s3, S3SeekableInputStreamConfiguration.DEFAULT)) {
       try (S3SeekableInputStream stream =
@@ -70,21 +79,9 @@ class StreamSseCustomerKeyMinioTest {
     byte[] content = TestData.randomBytes(51, 300_000);
     CustomerKey key = CustomerKey.of(TestData.randomBytes(52, 32));
     CustomerKey wrong = CustomerKey.of(TestData.randomBytes(53, 32));
-    bucket
-        .admin()
-        .putObject(
-            b ->
-                b.bucket(bucket.name())
-                    .key("shared-secret.bin")
-                    .sseCustomerAlgorithm(CustomerKey.ALGORITHM)
-                    .sseCustomerKey(key.base64Key())
-                    .sseCustomerKeyMD5(key.base64KeyMd5()),
-            RequestBody.fromBytes(content));
-    Apache5HttpClient.Builder http = Apache5HttpClient.builder();
-    bucket.endpoint().certificate().ifPresent(c -> http.tlsTrustManagersProvider(c::trustManagers));
+    putEncrypted(bucket, "shared-secret.bin", content, key);
     S3URI uri = S3URI.of(bucket.name(), "shared-secret.bin");
-    try (S3Client s3 =
-            bucket.endpoint().configure(S3Client.builder()).httpClientBuilder(http).build();
+    try (S3Client s3 = client(bucket);
         S3SeekableInputStreamFactory factory =
             new S3SeekableInputStreamFactory(s3, S3SeekableInputStreamConfiguration.DEFAULT)) {
       byte[] bytes = new byte[100_000];

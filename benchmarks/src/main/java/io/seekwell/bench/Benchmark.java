@@ -53,13 +53,7 @@ public final class Benchmark {
     Map<String, String> options = Options.parse(args);
     URI endpoint = URI.create(Options.required(options, "endpoint"));
     Path out = Path.of(options.getOrDefault("report", "docs/benchmarks.md"));
-    ToxiproxyServer toxiproxy =
-        options.containsKey("toxiproxy-server")
-            ? ToxiproxyServer.start(
-                Path.of(options.get("toxiproxy-server")),
-                Path.of("benchmarks/target/toxiproxy.log"),
-                endpoint)
-            : null;
+    ToxiproxyServer toxiproxy = toxiproxy(options, endpoint);
     try {
       run(options, endpoint, toxiproxy, out);
     } finally {
@@ -73,10 +67,7 @@ public final class Benchmark {
       Map<String, String> options, URI endpoint, ToxiproxyServer toxiproxy, Path out)
       throws IOException, InterruptedException {
     URI readEndpoint = toxiproxy != null ? toxiproxy.endpoint() : endpoint;
-    StaticCredentialsProvider credentials =
-        StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(
-                Options.required(options, "access-key"), Options.required(options, "secret-key")));
+    StaticCredentialsProvider credentials = credentials(options);
     Dataset.Scale scale =
         Dataset.Scale.valueOf(options.getOrDefault("scale", "full").toUpperCase(Locale.ROOT));
     int iterations = Integer.parseInt(options.getOrDefault("iterations", "5"));
@@ -177,6 +168,24 @@ public final class Benchmark {
     if (results.values().stream().anyMatch(measured -> measured.containsKey("aal"))) {
       System.out.println("Chart written to " + chartPath(out));
     }
+  }
+
+  /** The Toxiproxy server {@code --toxiproxy-server} names, started in front of the store. */
+  static ToxiproxyServer toxiproxy(Map<String, String> options, URI endpoint)
+      throws IOException, InterruptedException {
+    return options.containsKey("toxiproxy-server")
+        ? ToxiproxyServer.start(
+            Path.of(options.get("toxiproxy-server")),
+            Path.of("benchmarks/target/toxiproxy.log"),
+            endpoint)
+        : null;
+  }
+
+  /** The store's credentials from {@code --access-key} and {@code --secret-key}. */
+  static StaticCredentialsProvider credentials(Map<String, String> options) {
+    return StaticCredentialsProvider.create(
+        AwsBasicCredentials.create(
+            Options.required(options, "access-key"), Options.required(options, "secret-key")));
   }
 
   private static Path chartPath(Path report) {

@@ -19,7 +19,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -66,13 +65,7 @@ public final class FaultBenchmark {
     Map<String, String> options = Options.parse(args);
     URI endpoint = URI.create(Options.required(options, "endpoint"));
     Path out = Path.of(options.getOrDefault("report", "docs/benchmarks.md"));
-    ToxiproxyServer toxiproxy =
-        options.containsKey("toxiproxy-server")
-            ? ToxiproxyServer.start(
-                Path.of(options.get("toxiproxy-server")),
-                Path.of("benchmarks/target/toxiproxy.log"),
-                endpoint)
-            : null;
+    ToxiproxyServer toxiproxy = Benchmark.toxiproxy(options, endpoint);
     try (FaultProxy proxy = FaultProxy.start(toxiproxy != null ? toxiproxy.endpoint() : endpoint)) {
       run(options, endpoint, toxiproxy, proxy, out);
     } finally {
@@ -115,10 +108,7 @@ public final class FaultBenchmark {
       FaultProxy proxy,
       Path out)
       throws IOException, InterruptedException {
-    StaticCredentialsProvider credentials =
-        StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(
-                Options.required(options, "access-key"), Options.required(options, "secret-key")));
+    StaticCredentialsProvider credentials = Benchmark.credentials(options);
     Dataset.Scale scale =
         Dataset.Scale.valueOf(options.getOrDefault("scale", "full").toUpperCase(Locale.ROOT));
     int iterations = Integer.parseInt(options.getOrDefault("iterations", "3"));

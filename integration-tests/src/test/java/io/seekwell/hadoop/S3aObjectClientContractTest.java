@@ -5,6 +5,7 @@ import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.it.s3a.SeekwellS3aSetup;
 import io.seekwell.testing.HttpObjectClientContract;
 import io.seekwell.testing.S3Endpoint;
 import io.seekwell.testing.WithS3Server;
@@ -43,19 +44,9 @@ class S3aObjectClientContractTest extends HttpObjectClientContract {
 
   @Override
   protected ObjectClient client(S3Endpoint endpoint) throws Exception {
-    Configuration conf = new Configuration();
-    conf.set("fs.s3a.endpoint", endpoint.uri().toString());
-    conf.set("fs.s3a.endpoint.region", S3Endpoint.REGION.id());
-    conf.setBoolean("fs.s3a.path.style.access", true);
-    conf.setBoolean("fs.s3a.connection.ssl.enabled", false);
-    conf.set("fs.s3a.access.key", endpoint.accessKey());
-    conf.set("fs.s3a.secret.key", endpoint.secretKey());
-    conf.set(
-        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
-    conf.set("fs.s3a.input.stream.type", "custom");
+    Configuration conf = SeekwellS3aSetup.configure(new Configuration(), endpoint, bucketName());
     conf.set("fs.s3a.input.stream.custom.factory", CapturingStreamFactory.class.getName());
     conf.set("fs.s3a.attempts.maximum", "1");
-    conf.set("fs.s3a.retry.limit", "1");
     FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + bucketName() + "/"), conf);
     put("probe.bin", new byte[16]);
     FSDataInputStream probe =

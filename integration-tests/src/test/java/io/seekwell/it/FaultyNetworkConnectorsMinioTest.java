@@ -9,12 +9,13 @@ import io.seekwell.S3SeekableInputStreamFactory;
 import io.seekwell.S3URI;
 import io.seekwell.client.ObjectClientConfiguration;
 import io.seekwell.client.SdkClients;
-import io.seekwell.hadoop.SeekwellStreamFactory;
 import io.seekwell.iceberg.SeekwellS3FileIO;
+import io.seekwell.it.s3a.SeekwellS3aSetup;
 import io.seekwell.parquet.ParquetFiles;
 import io.seekwell.parquet.connector.SeekwellInputFile;
 import io.seekwell.testing.FaultProxy;
 import io.seekwell.testing.FaultProxy.ConnectionFault;
+import io.seekwell.testing.S3Endpoint;
 import io.seekwell.testing.S3TestBucket;
 import io.seekwell.testing.TestData;
 import io.seekwell.testing.WithS3Server;
@@ -134,17 +135,12 @@ class FaultyNetworkConnectorsMinioTest {
   @ParameterizedTest(name = "S3A, {0} on a quarter of the connections")
   @EnumSource(ConnectionFault.class)
   void s3aStreamsReadTheRightBytesFromSeveralThreads(ConnectionFault fault) throws Exception {
-    Configuration conf = new Configuration();
-    conf.set("fs.s3a.endpoint", proxy.uri().toString());
-    conf.set("fs.s3a.endpoint.region", "us-east-1");
-    conf.setBoolean("fs.s3a.path.style.access", true);
-    conf.setBoolean("fs.s3a.connection.ssl.enabled", false);
-    conf.set("fs.s3a.access.key", bucket.endpoint().accessKey());
-    conf.set("fs.s3a.secret.key", bucket.endpoint().secretKey());
-    conf.set(
-        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
-    conf.set("fs.s3a.input.stream.type", "custom");
-    conf.set("fs.s3a.input.stream.custom.factory", SeekwellStreamFactory.class.getName());
+    S3Endpoint store = bucket.endpoint();
+    Configuration conf =
+        SeekwellS3aSetup.configure(
+            new Configuration(),
+            new S3Endpoint(proxy.uri(), store.accessKey(), store.secretKey(), store.certificate()),
+            bucket.name());
     conf.set("fs.s3a.attempts.maximum", "1");
     conf.set("fs.s3a.seekwell.client.stall.floor", "300ms");
     faultAQuarter(fault);

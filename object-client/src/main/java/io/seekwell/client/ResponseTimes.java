@@ -11,9 +11,11 @@ import java.util.Arrays;
  *       last {@value #WINDOW} times to first byte, never below the configured floor nor above the
  *       first-byte timeout. Hedging near the 90th percentile sends a copy for at most about one GET
  *       in ten of a healthy store, and in practice far fewer: the factor puts the deadline well
- *       past the bulk of the distribution. Until {@value #MIN_SAMPLES} GETs have answered, the
- *       deadline is {@link #COLD_HEDGE_NANOS} (AWS's guidance for re-sending a small GET is about
- *       two seconds; one keeps a cold factory from waiting that long on a stalled connection).
+ *       past the bulk of the distribution. Before any GET has answered, the deadline is {@link
+ *       #COLD_HEDGE_NANOS} (AWS's guidance for re-sending a small GET is about two seconds; half a
+ *       second keeps a cold factory from waiting that long on a stalled connection); until {@value
+ *       #MIN_SAMPLES} have, it is {@value #FEW_SAMPLES_FACTOR} times the slowest so far, within the
+ *       same bounds, so that a cold reader learns the store's pace from its first answers.
  *   <li>the <b>stall deadline</b>: a body that delivers nothing for this long is cut and resumed.
  *       It is {@value #STALL_FACTOR} times the time the median observed throughput needs for one 64
  *       KiB read, never below the configured floor (about a second: far longer than any healthy
@@ -28,7 +30,8 @@ final class ResponseTimes {
   static final int MIN_SAMPLES = 8;
   static final double HEDGE_PERCENTILE = 0.9;
   static final double HEDGE_FACTOR = 1.5;
-  static final long COLD_HEDGE_NANOS = 1_000_000_000L;
+  static final long COLD_HEDGE_NANOS = 500_000_000L;
+  static final int FEW_SAMPLES_FACTOR = 3;
   static final int STALL_FACTOR = 16;
   private static final int READ_SIZE = 64 * 1024;
 
@@ -55,7 +58,14 @@ final class ResponseTimes {
   /** A GET's response headers came {@code nanos} after it was sent. */
   synchronized void recordFirstByte(long nanos) {
     firstByte[firstByteCount++ % WINDOW] = nanos;
-    if (firstByteCount >= MIN_SAMPLES) {
+    if (firstByteCount < MIN_SAMPLES) {
+      long slowest = Arrays.stream(firstByte, 0, firstByteCount).max().orElse(nanos);
+      hedgeDeadline =
+          clamp(
+              Math.min(COLD_HEDGE_NANOS, FEW_SAMPLES_FACTOR * slowest),
+              hedgeFloorNanos,
+              hedgeCeilingNanos);
+    } else {
       long[] sorted = Arrays.copyOf(firstByte, Math.min(firstByteCount, WINDOW));
       Arrays.sort(sorted);
       long percentile = sorted[(int) Math.ceil(HEDGE_PERCENTILE * sorted.length) - 1];

@@ -110,6 +110,25 @@ class ResilienceTest {
   }
 
   @Test
+  void aColdClientHedgesAtThreeTimesTheSlowestOfItsFirstAnswers() throws Exception {
+    faults.thenHang();
+    CompletableFuture<ObjectContent> first = client.getObject(ALL);
+    clock.advance(Duration.ofMillis(100));
+    faults.hungGets().get(0).complete(store.getObject(ALL).join());
+    assertArrayEquals(CONTENT, readAll(first));
+    assertEquals(0, metrics.get(Metric.HEDGED_GETS));
+
+    faults.thenHang();
+    CompletableFuture<ObjectContent> second = client.getObject(ALL);
+    clock.advance(Duration.ofMillis(299));
+    assertFalse(second.isDone());
+    assertEquals(0, metrics.get(Metric.HEDGED_GETS));
+    clock.advance(Duration.ofMillis(1));
+    assertArrayEquals(CONTENT, readAll(second));
+    assertEquals(1, metrics.get(Metric.HEDGED_GETS));
+  }
+
+  @Test
   void hedgesThatDoNotWinStayWithinTheBudget() throws Exception {
     int calls = 40;
     for (int i = 0; i < calls * (CONFIG.hedgeMaxCopies() + 1); i++) {

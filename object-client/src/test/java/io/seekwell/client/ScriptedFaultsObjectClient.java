@@ -95,13 +95,15 @@ final class ScriptedFaultsObjectClient implements ObjectClient {
     CompletableFuture<ObjectContent> content = delegate.getObject(request);
     if (fault instanceof Long cutAfter) {
       return content.thenApply(
-          c -> new ObjectContent(c.range(), c.etag(), new CutStream(c.stream(), cutAfter)));
+          c ->
+              new ObjectContent(
+                  c.range(), c.etag(), new FaultyStream(c.stream(), cutAfter, false)));
     }
     if (fault instanceof Stall stall) {
       return content.thenApply(
           c ->
               new ObjectContent(
-                  c.range(), c.etag(), new StallingStream(c.stream(), stall.after())));
+                  c.range(), c.etag(), new FaultyStream(c.stream(), stall.after(), true)));
     }
     return content;
   }
@@ -111,62 +113,45 @@ final class ScriptedFaultsObjectClient implements ObjectClient {
     delegate.close();
   }
 
-  /** Delivers {@code limit} bytes, then fails as a reset connection would. */
-  private static final class CutStream extends BulkReadInputStream {
+  /**
+   * Delivers {@code limit} bytes, then fails as a reset connection would; with {@code stall}, first
+   * blocks until closed (as a stalled connection that a watchdog cuts).
+   */
+  private static final class FaultyStream extends BulkReadInputStream {
     private final InputStream in;
-    private long left;
-
-    CutStream(InputStream in, long limit) {
-      this.in = in;
-      this.left = limit;
-    }
-
-    @Override
-    protected int readBytes(byte[] buffer, int offset, int length) throws IOException {
-      if (left == 0) {
-        throw new SocketException("Connection reset");
-      }
-      int n = in.read(buffer, offset, (int) Math.min(length, left));
-      if (n > 0) {
-        left -= n;
-      }
-      return n;
-    }
-
-    @Override
-    public void close() throws IOException {
-      in.close();
-    }
-  }
-
-  /** Delivers {@code limit} bytes, then blocks until closed, then fails as a cut connection. */
-  private static final class StallingStream extends BulkReadInputStream {
-    private final InputStream in;
+    private final boolean stall;
     private final CountDownLatch closed = new CountDownLatch(1);
     private long left;
 
-    StallingStream(InputStream in, long limit) {
+    FaultyStream(InputStream in, long limit, boolean stall) {
       this.in = in;
       this.left = limit;
+      this.stall = stall;
     }
 
     @Override
     protected int readBytes(byte[] buffer, int offset, int length) throws IOException {
       if (left == 0) {
-        try {
-          if (!closed.await(30, TimeUnit.SECONDS)) {
-            throw new IOException("test body stalled for 30 s and nobody closed it");
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
+        if (stall) {
+          awaitClose();
         }
-        throw new SocketException("Socket closed");
+        throw new SocketException(stall ? "Socket closed" : "Connection reset");
       }
       int n = in.read(buffer, offset, (int) Math.min(length, left));
       if (n > 0) {
         left -= n;
       }
       return n;
+    }
+
+    private void awaitClose() throws IOException {
+      try {
+        if (!closed.await(30, TimeUnit.SECONDS)) {
+          throw new IOException("test body stalled for 30 s and nobody closed it");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
 
     @Override

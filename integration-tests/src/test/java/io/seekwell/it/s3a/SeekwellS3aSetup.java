@@ -6,7 +6,7 @@ import io.seekwell.testing.SharedS3Server;
 import org.apache.hadoop.conf.Configuration;
 
 /** S3A against the test server, with its input streams from {@link SeekwellStreamFactory}. */
-final class SeekwellS3aSetup {
+public final class SeekwellS3aSetup {
 
   /** The bucket the S3A tests of one JVM share. */
   static final String BUCKET = "sw-s3a-contract";
@@ -21,7 +21,7 @@ final class SeekwellS3aSetup {
   /**
    * {@code conf} with S3A pointed at {@code bucket} of {@code endpoint}, reading through Seekwell.
    */
-  static Configuration configure(Configuration conf, S3Endpoint endpoint, String bucket) {
+  public static Configuration configure(Configuration conf, S3Endpoint endpoint, String bucket) {
     conf.set("fs.s3a.endpoint", endpoint.uri().toString());
     conf.set("fs.s3a.endpoint.region", S3Endpoint.REGION.id());
     conf.setBoolean("fs.s3a.path.style.access", true);
