@@ -32,7 +32,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * {@code --fractions 0.02,0.25}, {@code --deadline SECONDS} (per iteration, default 90). Paths
  * default to all six: {@code seekwell,aal,iceberg-default,s3a-classic,seekwell-iceberg,
  * seekwell-s3a}; workloads to W1 and W6. The tables replace the section between the fault markers
- * of the report (docs/benchmarks.md by default), so the main benchmark's tables stay.
+ * of the report (docs/benchmarks.md by default), so the main benchmark's tables stay. Ends with an
+ * error if a Seekwell path ever returned a wrong result.
  */
 public final class FaultBenchmark {
 
@@ -208,6 +209,21 @@ public final class FaultBenchmark {
     write(out, report);
     System.out.println(report);
     System.out.println("Fault tables written to " + out);
+    List<String> wrong = new ArrayList<>();
+    results.forEach(
+        (workload, byPath) ->
+            byPath.forEach(
+                (path, byCondition) ->
+                    byCondition.forEach(
+                        (condition, runs) -> {
+                          if (path.startsWith("seekwell")
+                              && runs.stream().anyMatch(r -> r.outcome() == Outcome.WRONG)) {
+                            wrong.add(workload + " " + path + " " + condition.label());
+                          }
+                        })));
+    if (!wrong.isEmpty()) {
+      throw new IllegalStateException("Seekwell returned a wrong result: " + wrong);
+    }
   }
 
   private static String describe(Run run) {

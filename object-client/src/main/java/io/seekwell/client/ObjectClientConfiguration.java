@@ -145,7 +145,10 @@ public final class ObjectClientConfiguration {
     return resumeMaxAttempts;
   }
 
-  /** At most this many copies of one GET are sent while it waits for its headers (0 = none). */
+  /**
+   * At most this many copies of one GET are in flight besides the first while it waits for its
+   * headers; past that, the oldest is abandoned for each new copy (0 = no hedging).
+   */
   public int hedgeMaxCopies() {
     return hedgeMaxCopies;
   }

@@ -113,7 +113,13 @@ final class ResumingInputStream extends BulkReadInputStream {
         resumesWithoutProgress = 0;
         positionAtLastResume = position;
       }
-      long delayNanos = policy.delayBefore(resumesWithoutProgress + 1, last).toNanos();
+      // A body that failed after delivering bytes is continued at once on a new connection: the
+      // store answered, so there is nothing to back off from. Resumes that deliver nothing back
+      // off.
+      long delayNanos =
+          resumesWithoutProgress == 0
+              ? 0
+              : policy.delayBefore(resumesWithoutProgress, last).toNanos();
       long remainingNanos = policy.deadline().toNanos() - (client.ticker().nanos() - startNanos);
       if (resumesWithoutProgress + 1 >= client.policy().configuration().resumeMaxAttempts()
           || delayNanos > remainingNanos) {
@@ -143,6 +149,9 @@ final class ResumingInputStream extends BulkReadInputStream {
   }
 
   private void sleep(long nanos) throws InterruptedIOException {
+    if (nanos == 0) {
+      return;
+    }
     try {
       TimeUnit.NANOSECONDS.sleep(nanos);
     } catch (InterruptedException e) {

@@ -33,9 +33,9 @@ import java.util.function.Supplier;
  *       one after {@code retry.deadline}. No thread waits during a backoff.
  *   <li><b>Hedges</b> a request whose response headers have not come by the adaptive hedge deadline
  *       ({@link ResponseTimes}): a copy is sent while the first keeps going, up to {@code
- *       hedge.max.copies} copies, within the {@link HedgeBudget}. The first answer wins; the others
- *       are cancelled, and their responses, if they come, are aborted rather than returned to the
- *       connection pool.
+ *       hedge.max.copies} copies in flight (past that the oldest is abandoned for each new copy),
+ *       within the {@link HedgeBudget}. The first answer wins; the others are cancelled, and their
+ *       responses, if they come, are aborted rather than returned to the connection pool.
  *   <li><b>Resumes</b> a GET body that fails part-way or stalls ({@link StallWatchdog}) with a GET
  *       of exactly the bytes not yet delivered, pinned to the first response's ETag with {@code
  *       If-Match}: no byte is delivered twice and bytes of two versions are never mixed. Resumes
@@ -261,21 +261,33 @@ public final class RetryingObjectClient implements ObjectClient {
           othersInFlight);
     }
 
+    /**
+     * Sends a copy if every attempt in flight has waited past the hedge deadline. With the most
+     * copies already in flight, the oldest attempt (stalled for several deadlines) is abandoned for
+     * the new one, so a GET keeps trying fresh connections instead of waiting for the first-byte
+     * timeout; the budget bounds how many copies that costs.
+     */
     private void hedgeIfStillWaiting() {
+      Attempt abandoned = null;
       synchronized (this) {
         long now = ticker.nanos();
         boolean waiting =
             !result.isDone()
                 && !inFlight.isEmpty()
                 && inFlight.stream().allMatch(a -> now - a.sentNanos >= times.hedgeDeadlineNanos());
-        if (!waiting || hedges >= configuration.hedgeMaxCopies() || pastDeadline(0)) {
+        if (!waiting || pastDeadline(0) || !budget.tryTake()) {
           return;
         }
+        if (inFlight.size() > configuration.hedgeMaxCopies()) {
+          abandoned = inFlight.remove(0);
+        }
       }
-      if (budget.tryTake()) {
-        count(Metric.HEDGED_GETS, options);
-        sendAttempt(true);
+      if (abandoned != null) {
+        abandoned.future.cancel(true);
+        abandoned.future.thenAccept(discard);
       }
+      count(Metric.HEDGED_GETS, options);
+      sendAttempt(true);
     }
 
     private void answered(Attempt attempt, T value, Throwable failure) {
