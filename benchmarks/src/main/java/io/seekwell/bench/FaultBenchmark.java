@@ -294,7 +294,7 @@ public final class FaultBenchmark {
                 + " stall (the connection sends nothing and stays open), a cut after 4 KiB with FIN"
                 + " or with RST, or a first byte 1.5 s late. The proxy asks the store to close each"
                 + " connection after its response, so every request gets a connection, and a fault"
-                + " drawn, of its own. %d iterations per cell, each cold; an iteration still running"
+                + " drawn, of its own. Iterations per cell: %d, each cold; an iteration still running"
                 + " after %d s is abandoned. Each cell: median seconds of the iterations with the"
                 + " right result, then how the iterations ended (✓ right, ✗ wrong result, F failed,"
                 + " T still running at the deadline).\n\n",
@@ -303,7 +303,11 @@ public final class FaultBenchmark {
             iterations,
             deadlineSeconds));
     md.append("Reproduce: `./scripts/bench.sh --profile faults");
-    for (String option : List.of("paths", "workloads", "faults", "fractions", "iterations")) {
+    if (scale == Dataset.Scale.QUICK) {
+      md.append(" --quick");
+    }
+    for (String option :
+        List.of("paths", "workloads", "faults", "fractions", "iterations", "deadline")) {
       if (options.containsKey(option)) {
         md.append(" --").append(option).append(' ').append(options.get(option));
       }
