@@ -30,6 +30,10 @@ public final class S3SeekableInputStream extends SeekableInputStream {
   private final VectoredReads vectored;
   private final long length;
   private final byte[] oneByte = new byte[1];
+
+  /** Serializes the calls to the strategy (one per stream: strategies may be shared singletons). */
+  private final Object strategyLock = new Object();
+
   private long position;
   private volatile boolean closed;
 
@@ -66,7 +70,7 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     if (position >= length) {
       return -1;
     }
-    synchronized (strategy) {
+    synchronized (strategyLock) {
       strategy.beforeRead(position, 1);
     }
     reader.read(position, oneByte, 0, 1);
@@ -84,7 +88,7 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     if (position >= length) {
       return -1;
     }
-    synchronized (strategy) {
+    synchronized (strategyLock) {
       strategy.beforeRead(position, len);
     }
     int n = reader.read(position, buffer, offset, len);
@@ -134,7 +138,7 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     ensureOpen();
     Objects.checkFromIndexSize(offset, len, buffer.length);
     checkWithinObject(start, len);
-    synchronized (strategy) {
+    synchronized (strategyLock) {
       strategy.beforePositionalRead(start, len);
     }
     readExactly(start, buffer, offset, len);
@@ -148,7 +152,7 @@ public final class S3SeekableInputStream extends SeekableInputStream {
       throw new EOFException(
           "Cannot read the last " + len + " bytes of " + uri + ": it has " + length);
     }
-    synchronized (strategy) {
+    synchronized (strategyLock) {
       strategy.beforePositionalRead(length - len, len);
     }
     readExactly(length - len, buffer, offset, len);
@@ -177,7 +181,7 @@ public final class S3SeekableInputStream extends SeekableInputStream {
                 range -> range.getLength() > 0 && range.getLength() <= length - range.getOffset())
             .map(range -> ByteRange.ofLength(range.getOffset(), range.getLength()))
             .toList();
-    synchronized (strategy) {
+    synchronized (strategyLock) {
       strategy.beforeVectoredRead(readable);
     }
     vectored.read(uri, reader, sorted, allocate, release);
@@ -215,7 +219,7 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     if (!closed) {
       closed = true;
       reader.close();
-      synchronized (strategy) {
+      synchronized (strategyLock) {
         strategy.close();
       }
     }

@@ -270,12 +270,20 @@ public final class RetryingObjectClient implements ObjectClient {
     private void hedgeIfStillWaiting() {
       Attempt abandoned = null;
       synchronized (this) {
+        if (result.isDone() || inFlight.isEmpty() || pastDeadline(0)) {
+          return;
+        }
         long now = ticker.nanos();
-        boolean waiting =
-            !result.isDone()
-                && !inFlight.isEmpty()
-                && inFlight.stream().allMatch(a -> now - a.sentNanos >= times.hedgeDeadlineNanos());
-        if (!waiting || pastDeadline(0) || !budget.tryTake()) {
+        long deadline = times.hedgeDeadlineNanos();
+        long youngest = inFlight.stream().mapToLong(a -> now - a.sentNanos).min().orElse(0);
+        if (youngest < deadline) {
+          // The deadline moved since this check was planned: look again when it has passed.
+          schedule(this::hedgeIfStillWaiting, deadline - youngest);
+          return;
+        }
+        if (!budget.tryTake()) {
+          // No token now; GETs earn more, so look again a deadline later.
+          schedule(this::hedgeIfStillWaiting, deadline);
           return;
         }
         if (inFlight.size() > configuration.hedgeMaxCopies()) {

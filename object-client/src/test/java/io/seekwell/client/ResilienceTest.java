@@ -129,6 +129,31 @@ class ResilienceTest {
   }
 
   @Test
+  void aGetIsHedgedEvenWhenTheDeadlineRoseWhileItWaited() throws Exception {
+    for (int i = 0; i < ResponseTimes.MIN_SAMPLES; i++) {
+      readAll(client.getObject(ALL));
+    }
+    faults.thenHang();
+    CompletableFuture<ObjectContent> waiting = client.getObject(ALL);
+    // Two slower answers meanwhile raise the deadline from the 50 ms floor to 1.5 x 40 ms.
+    faults.thenHang().thenHang();
+    List<CompletableFuture<ObjectContent>> slow =
+        List.of(client.getObject(ALL), client.getObject(ALL));
+    clock.advance(Duration.ofMillis(40));
+    faults.hungGets().get(1).complete(store.getObject(ALL).join());
+    faults.hungGets().get(2).complete(store.getObject(ALL).join());
+    for (CompletableFuture<ObjectContent> answer : slow) {
+      assertArrayEquals(CONTENT, readAll(answer));
+    }
+    clock.advance(Duration.ofMillis(19));
+    assertFalse(waiting.isDone(), "the deadline is now 60 ms");
+    assertEquals(0, metrics.get(Metric.HEDGED_GETS));
+    clock.advance(Duration.ofMillis(1));
+    assertArrayEquals(CONTENT, readAll(waiting));
+    assertEquals(1, metrics.get(Metric.HEDGED_GETS));
+  }
+
+  @Test
   void hedgesThatDoNotWinStayWithinTheBudget() throws Exception {
     int calls = 40;
     for (int i = 0; i < calls * (CONFIG.hedgeMaxCopies() + 1); i++) {
