@@ -144,6 +144,16 @@ public final class FaultBenchmark {
             });
     try {
       for (Workload workload : workloads) {
+        // One unmeasured run per path first, so that no path pays for the JVM's warm-up.
+        proxy.stopFaultingConnections();
+        for (String path : paths) {
+          System.out.printf(Locale.ROOT, "... %s %s, warm-up%n", workload, path);
+          try {
+            Benchmark.measure(workload, path, data, proxy.uri(), credentials, seekwell);
+          } catch (IOException | RuntimeException e) {
+            System.out.println("... warm-up failed: " + rootMessage(e));
+          }
+        }
         Long expected = null;
         Map<String, Map<Condition, List<Run>>> byPath = new LinkedHashMap<>();
         results.put(workload, byPath);
@@ -292,9 +302,9 @@ public final class FaultBenchmark {
             "Every read path with one fault kind at a time on a share of the connections, injected"
                 + " by a proxy in front of the emulated S3 network (profile `%s`, scale `%s`): a"
                 + " stall (the connection sends nothing and stays open), a cut after 4 KiB with FIN"
-                + " or with RST, or a first byte 1.5 s late. The proxy asks the store to close each"
-                + " connection after its response, so every request gets a connection, and a fault"
-                + " drawn, of its own. Iterations per cell: %d, each cold; an iteration still running"
+                + " or with RST, or a first byte 1.5 s late. Under a fault the proxy asks the store to"
+                + " close each connection after its response, so every request gets a connection,"
+                + " and a fault drawn, of its own. Each path runs once unmeasured first. Iterations per cell: %d, each cold; an iteration still running"
                 + " after %d s is abandoned. Each cell: median seconds of the iterations with the"
                 + " right result, then how the iterations ended (✓ right, ✗ wrong result, F failed,"
                 + " T still running at the deadline).\n\n",

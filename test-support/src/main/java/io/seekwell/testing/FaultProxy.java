@@ -1,5 +1,6 @@
 package io.seekwell.testing;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -170,6 +171,10 @@ public final class FaultProxy implements AutoCloseable {
         Socket client = server.accept();
         Socket upstream = new Socket();
         upstream.connect(target, 5_000);
+        // Forward every write at once: with Nagle's algorithm a kept-alive connection's small
+        // request heads wait for delayed ACKs, which adds tens of milliseconds per request.
+        client.setTcpNoDelay(true);
+        upstream.setTcpNoDelay(true);
         sockets.add(client);
         sockets.add(upstream);
         connections.incrementAndGet();
@@ -188,7 +193,7 @@ public final class FaultProxy implements AutoCloseable {
   private void pumpRequests(Socket client, Socket upstream) {
     try (client;
         upstream) {
-      InputStream in = client.getInputStream();
+      InputStream in = new BufferedInputStream(client.getInputStream());
       OutputStream out = upstream.getOutputStream();
       while (true) {
         byte[] head = readHead(in);
