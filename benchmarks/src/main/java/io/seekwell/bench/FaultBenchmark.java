@@ -200,6 +200,10 @@ public final class FaultBenchmark {
                 result = new Run(Outcome.STILL_RUNNING, null, null);
               } catch (ExecutionException e) {
                 result = new Run(Outcome.FAILED, null, rootMessage(e));
+                if (path.startsWith("seekwell")) {
+                  // Seekwell is expected to survive every fault here: show the whole chain.
+                  e.getCause().printStackTrace(System.out);
+                }
               }
               System.out.println("... " + describe(result));
               byPath

@@ -5,11 +5,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A token bucket that bounds the extra load hedging puts on the store. Every GET sent earns {@code
  * ratio} of a token, up to a burst of {@value #BURST} tokens (the bucket starts full, so a cold
- * client can hedge); a hedge costs one. A hedge whose copy answered first gets its token back: it
- * replaced a request that was stuck, and cost the store nothing it would not have spent on a retry.
- * So hedges that did not help stay within {@code ratio} of all GETs (plus the burst), while a store
- * with many stalled connections can be hedged around for as long as hedging wins. Lock-free and
- * thread-safe.
+ * client can hedge); a hedge costs one. When a hedge answers first, every token that request's
+ * hedges took comes back: its first attempt was stuck, and the copies (some of which may have
+ * stalled too) cost the store nothing it would not have spent on retries. So hedges that did not
+ * help stay within {@code ratio} of all GETs (plus the burst), while a store with many stalled
+ * connections can be hedged around for as long as hedging wins. Lock-free and thread-safe.
  */
 final class HedgeBudget {
 
@@ -40,8 +40,8 @@ final class HedgeBudget {
     return true;
   }
 
-  /** A hedge answered first: its token comes back. */
-  void refund() {
-    tokens.accumulateAndGet(UNIT, (now, add) -> Math.min(BURST * UNIT, now + add));
+  /** A hedge answered first: the {@code count} tokens its request's hedges took come back. */
+  void refund(int count) {
+    tokens.accumulateAndGet(count * UNIT, (now, add) -> Math.min(BURST * UNIT, now + add));
   }
 }

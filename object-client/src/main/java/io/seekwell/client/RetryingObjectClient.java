@@ -311,7 +311,7 @@ public final class RetryingObjectClient implements ObjectClient {
           discard.accept(value);
         } else if (attempt.hedge) {
           count(Metric.HEDGES_WON, options);
-          budget.refund();
+          budget.refund(hedgesSent());
         }
       } else if (wasInFlight && !(failure instanceof CancellationException)) {
         failed(Futures.asIoException(failure), othersInFlight);
@@ -350,6 +350,10 @@ public final class RetryingObjectClient implements ObjectClient {
 
     private boolean pastDeadline(long delayNanos) {
       return ticker.nanos() - startNanos + delayNanos > policy.deadline().toNanos();
+    }
+
+    private synchronized int hedgesSent() {
+      return hedges;
     }
 
     private synchronized String tried() {

@@ -154,6 +154,20 @@ class ResilienceTest {
   }
 
   @Test
+  void hedgesThatStalledTooAreRefundedWhenALaterCopyWins() throws Exception {
+    // Each GET's first attempt and first copy stall; its second copy answers. Were the stalled
+    // copies charged, the burst would be spent after ten GETs and the rest would wait.
+    for (int i = 0; i < 3 * HedgeBudget.BURST; i++) {
+      faults.thenHang().thenHang();
+      CompletableFuture<ObjectContent> response = client.getObject(ALL);
+      clock.advance(Duration.ofNanos(2 * ResponseTimes.COLD_HEDGE_NANOS));
+      assertArrayEquals(CONTENT, readAll(response));
+    }
+    assertEquals(6L * HedgeBudget.BURST, metrics.get(Metric.HEDGED_GETS));
+    assertEquals(3L * HedgeBudget.BURST, metrics.get(Metric.HEDGES_WON));
+  }
+
+  @Test
   void hedgesThatDoNotWinStayWithinTheBudget() throws Exception {
     int calls = 40;
     for (int i = 0; i < calls * (CONFIG.hedgeMaxCopies() + 1); i++) {
