@@ -13,9 +13,11 @@ import java.util.function.Supplier;
  * waiting (time out, hedge, close) while the call blocks. Thread-safe.
  *
  * <p>A blocking call cannot be interrupted while it waits for the network: its thread goes on until
- * the call returns or its socket times out. Whatever it returns after its future was completed
- * (timed out, cancelled, closed) is handed to the call's {@code discard}, which aborts it, so no
- * connection goes back to the pool half-read. {@link #close()} does not wait for such threads.
+ * the call returns, the SDK aborts it at the request's headers timeout ({@link
+ * SdkCalls#abortingWhenGivenUp}), or its socket times out. Whatever it returns after its future was
+ * completed (timed out, cancelled, closed) is handed to the call's {@code discard}, which aborts
+ * it, so no connection goes back to the pool half-read. {@link #close()} does not wait for such
+ * threads.
  */
 public final class BlockingCalls implements AutoCloseable {
 

@@ -16,6 +16,21 @@ import java.util.Arrays;
  *       second keeps a cold factory from waiting that long on a stalled connection); until {@value
  *       #MIN_SAMPLES} have, it is {@value #FEW_SAMPLES_FACTOR} times the slowest so far, within the
  *       same bounds, so that a cold reader learns the store's pace from its first answers.
+ *       <p>While connections are seen to stall (at least {@value #STALLING_WINS} of the last
+ *       {@value #CALLS_WINDOW} requests were answered by a copy), the deadline is the {@value
+ *       #STALLING_PERCENTILE} percentile instead, with no floor: each stalled request then costs
+ *       about one healthy response time more, rather than one and a half times the slow end of it.
+ *       The extra copies this sends for healthy requests are paid for by the copies that win
+ *       ({@link HedgeBudget}), so a healthy store, where copies hardly ever win, never hedges at
+ *       this pace.
+ *   <li>the <b>headers timeout</b>: an attempt whose response headers have not come by then is
+ *       given up (copies sent at the hedge deadline go on). It is {@value #STALLED_HEADERS_FACTOR}
+ *       times the hedge deadline, and at least twice the configured stall floor, so that no answer
+ *       of a healthy store is cut short. It doubles with each try of the same request, so that a
+ *       store that has become slow for every request is still waited for, and it never exceeds the
+ *       first-byte timeout. A blocking client aborts its call then ({@link
+ *       SdkCalls#abortingWhenGivenUp}), so a stalled call holds its thread and its connection for
+ *       about two seconds, not until the socket times out.
  *   <li>the <b>stall deadline</b>: a body that delivers nothing for this long is cut and resumed.
  *       It is {@value #STALL_FACTOR} times the time the median observed throughput needs for one 64
  *       KiB read, never below the configured floor (about a second: far longer than any healthy
@@ -33,6 +48,10 @@ final class ResponseTimes {
   static final long COLD_HEDGE_NANOS = 500_000_000L;
   static final int FEW_SAMPLES_FACTOR = 3;
   static final int STALL_FACTOR = 16;
+  static final double STALLING_PERCENTILE = 0.75;
+  static final int CALLS_WINDOW = 64;
+  static final int STALLING_WINS = 4;
+  static final int STALLED_HEADERS_FACTOR = 4;
   private static final int READ_SIZE = 64 * 1024;
 
   private final long hedgeFloorNanos;
@@ -41,9 +60,14 @@ final class ResponseTimes {
   private final long stallCeilingNanos;
   private final long[] firstByte = new long[WINDOW];
   private final double[] bytesPerNano = new double[WINDOW];
+  private final boolean[] answeredByCopy = new boolean[CALLS_WINDOW];
   private int firstByteCount;
+  private int callCount;
+  private int recentWins;
   private int throughputCount;
   private volatile long hedgeDeadline;
+  private volatile long stallingHedgeDeadline;
+  private volatile boolean stalling;
   private volatile long stallDeadline;
 
   ResponseTimes(ObjectClientConfiguration configuration) {
@@ -52,6 +76,7 @@ final class ResponseTimes {
     this.stallFloorNanos = configuration.stallFloor().toNanos();
     this.stallCeilingNanos = Math.max(stallFloorNanos, configuration.readIdleTimeout().toNanos());
     this.hedgeDeadline = clamp(COLD_HEDGE_NANOS, hedgeFloorNanos, hedgeCeilingNanos);
+    this.stallingHedgeDeadline = hedgeDeadline;
     this.stallDeadline = stallFloorNanos;
   }
 
@@ -68,9 +93,22 @@ final class ResponseTimes {
     } else {
       long[] sorted = Arrays.copyOf(firstByte, Math.min(firstByteCount, WINDOW));
       Arrays.sort(sorted);
-      long percentile = sorted[(int) Math.ceil(HEDGE_PERCENTILE * sorted.length) - 1];
+      long percentile = percentile(sorted, HEDGE_PERCENTILE);
       hedgeDeadline = clamp((long) (percentile * HEDGE_FACTOR), hedgeFloorNanos, hedgeCeilingNanos);
+      stallingHedgeDeadline = Math.min(hedgeDeadline, percentile(sorted, STALLING_PERCENTILE));
     }
+  }
+
+  /** A request was answered; {@code byCopy} if a hedged copy answered first. */
+  synchronized void recordAnswer(boolean byCopy) {
+    int slot = callCount++ % CALLS_WINDOW;
+    recentWins += (byCopy ? 1 : 0) - (answeredByCopy[slot] ? 1 : 0);
+    answeredByCopy[slot] = byCopy;
+    stalling = recentWins >= STALLING_WINS;
+  }
+
+  private static long percentile(long[] sorted, double percentile) {
+    return sorted[(int) Math.ceil(percentile * sorted.length) - 1];
   }
 
   /** A body delivered {@code bytes} in {@code nanos} after its headers. */
@@ -88,7 +126,20 @@ final class ResponseTimes {
 
   /** How long a GET may wait for its headers before a copy is sent. */
   long hedgeDeadlineNanos() {
-    return hedgeDeadline;
+    return stalling ? stallingHedgeDeadline : hedgeDeadline;
+  }
+
+  /**
+   * How long an attempt of a request's {@code tryNumber}-th try (1 for the first) may wait for its
+   * response headers before it is given up.
+   */
+  long headersTimeoutNanos(int tryNumber) {
+    long base = Math.max(2 * stallFloorNanos, STALLED_HEADERS_FACTOR * hedgeDeadline);
+    long timeout = Math.min(hedgeCeilingNanos, base);
+    for (int doubled = 1; doubled < tryNumber && timeout < hedgeCeilingNanos; doubled++) {
+      timeout = timeout > hedgeCeilingNanos / 2 ? hedgeCeilingNanos : timeout * 2;
+    }
+    return timeout;
   }
 
   /** How long a body may deliver nothing before it is cut and resumed. */

@@ -13,6 +13,7 @@ import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.common.object.ObjectStoreException;
 import io.seekwell.common.object.RequestOptions;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -20,7 +21,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * Seekwell's resilience layer: every request of every read path goes through one of these, over
@@ -105,7 +106,7 @@ public final class RetryingObjectClient implements ObjectClient {
     return new Call<>(
             "HEAD " + request.location(),
             request.options(),
-            () -> delegate.headObject(request),
+            options -> delegate.headObject(new HeadRequest(request.location(), options)),
             metadata -> {})
         .start();
   }
@@ -129,7 +130,7 @@ public final class RetryingObjectClient implements ObjectClient {
     return new Call<>(
             "GET " + request.describe(),
             request.options(),
-            () -> delegate.getObject(request),
+            options -> delegate.getObject(request.withOptions(options)),
             Futures::closeQuietly)
         .start();
   }
@@ -163,7 +164,7 @@ public final class RetryingObjectClient implements ObjectClient {
   private final class Call<T> {
     private final String what;
     private final RequestOptions options;
-    private final Supplier<CompletableFuture<T>> send;
+    private final Function<RequestOptions, CompletableFuture<T>> send;
     private final Consumer<T> discard;
     private final CompletableFuture<T> result = new CompletableFuture<>();
     private final List<Attempt> inFlight = new ArrayList<>();
@@ -174,7 +175,7 @@ public final class RetryingObjectClient implements ObjectClient {
     private Call(
         String what,
         RequestOptions options,
-        Supplier<CompletableFuture<T>> send,
+        Function<RequestOptions, CompletableFuture<T>> send,
         Consumer<T> discard) {
       this.what = what;
       this.options = options;
@@ -182,14 +183,19 @@ public final class RetryingObjectClient implements ObjectClient {
       this.discard = discard;
     }
 
-    /** One request sent; {@code hedge} if it is a copy sent while another is still waiting. */
+    /**
+     * One request sent; {@code hedge} if it is a copy sent while another is still waiting. It is
+     * given up if its headers have not come after {@code timeoutNanos}.
+     */
     private final class Attempt {
       private final boolean hedge;
+      private final long timeoutNanos;
       private final long sentNanos = ticker.nanos();
       private volatile CompletableFuture<T> future;
 
-      private Attempt(boolean hedge) {
+      private Attempt(boolean hedge, long timeoutNanos) {
         this.hedge = hedge;
+        this.timeoutNanos = timeoutNanos;
       }
     }
 
@@ -200,7 +206,7 @@ public final class RetryingObjectClient implements ObjectClient {
     }
 
     private void sendAttempt(boolean hedge) {
-      Attempt attempt = new Attempt(hedge);
+      Attempt attempt;
       synchronized (this) {
         if (result.isDone()) {
           return;
@@ -210,18 +216,19 @@ public final class RetryingObjectClient implements ObjectClient {
         } else {
           attempts++;
         }
+        attempt = new Attempt(hedge, times.headersTimeoutNanos(attempts));
         inFlight.add(attempt);
       }
       budget.earn();
       CompletableFuture<T> future;
       try {
-        future = send.get();
+        future = send.apply(options.withHeadersTimeout(Duration.ofNanos(attempt.timeoutNanos)));
       } catch (RuntimeException e) {
         future = CompletableFuture.failedFuture(e);
       }
       attempt.future = future;
       future.whenComplete((value, failure) -> answered(attempt, value, failure));
-      schedule(() -> timeOut(attempt), configuration.firstByteTimeout().toNanos());
+      schedule(() -> timeOut(attempt), attempt.timeoutNanos);
       if (configuration.hedgeMaxCopies() > 0) {
         schedule(this::hedgeIfStillWaiting, times.hedgeDeadlineNanos());
       }
@@ -235,7 +242,7 @@ public final class RetryingObjectClient implements ObjectClient {
       }
     }
 
-    /** An attempt without response headers after the first-byte timeout is abandoned. */
+    /** An attempt without response headers after its timeout is given up. */
     private void timeOut(Attempt attempt) {
       boolean othersInFlight;
       synchronized (this) {
@@ -251,7 +258,7 @@ public final class RetryingObjectClient implements ObjectClient {
           new ObjectStoreException(
               what
                   + ": no response headers within "
-                  + configuration.firstByteTimeout().toMillis()
+                  + Duration.ofNanos(attempt.timeoutNanos).toMillis()
                   + " ms",
               0,
               null,
@@ -309,9 +316,12 @@ public final class RetryingObjectClient implements ObjectClient {
         times.recordFirstByte(ticker.nanos() - attempt.sentNanos);
         if (!result.complete(value)) {
           discard.accept(value);
-        } else if (attempt.hedge) {
-          count(Metric.HEDGES_WON, options);
-          budget.refund(hedgesSent());
+        } else {
+          times.recordAnswer(attempt.hedge);
+          if (attempt.hedge) {
+            count(Metric.HEDGES_WON, options);
+            budget.hedgeWon(hedgesSent());
+          }
         }
       } else if (wasInFlight && !(failure instanceof CancellationException)) {
         failed(Futures.asIoException(failure), othersInFlight);

@@ -5,11 +5,14 @@ import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.common.object.RequestOptions;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 
 /**
  * An {@link ObjectClient} over a blocking {@link S3Client}. Thread-safe. Each call runs on a thread
@@ -39,7 +42,9 @@ public final class S3SyncSdkObjectClient implements ObjectClient {
   @Override
   public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
     return SdkCalls.complete(
-        calls.run(() -> s3.headObject(SdkRequests.head(request)), response -> {}),
+        calls.run(
+            () -> s3.headObject(blocking(SdkRequests.head(request), request.options())),
+            response -> {}),
         SdkRequests.describe(request),
         SdkRequests::metadata);
   }
@@ -48,9 +53,23 @@ public final class S3SyncSdkObjectClient implements ObjectClient {
   public CompletableFuture<ObjectContent> getObject(GetRequest request) {
     String what = SdkRequests.describe(request);
     return SdkCalls.complete(
-        calls.run(() -> s3.getObject(SdkRequests.get(request)), ResponseInputStream::abort),
+        calls.run(
+            () -> s3.getObject(blocking(SdkRequests.get(request), request.options())),
+            ResponseInputStream::abort),
         what,
         stream -> SdkCalls.content(request, stream, what));
+  }
+
+  private static HeadObjectRequest blocking(HeadObjectRequest head, RequestOptions options) {
+    return head.toBuilder()
+        .overrideConfiguration(SdkCalls.abortingWhenGivenUp(head.overrideConfiguration(), options))
+        .build();
+  }
+
+  private static GetObjectRequest blocking(GetObjectRequest get, RequestOptions options) {
+    return get.toBuilder()
+        .overrideConfiguration(SdkCalls.abortingWhenGivenUp(get.overrideConfiguration(), options))
+        .build();
   }
 
   @Override

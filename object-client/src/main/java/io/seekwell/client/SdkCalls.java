@@ -3,9 +3,12 @@ package io.seekwell.client;
 import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectContent;
+import io.seekwell.common.object.RequestOptions;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 
@@ -34,6 +37,24 @@ public final class SdkCalls {
             }),
         call,
         SdkCalls::abort);
+  }
+
+  /**
+   * A blocking call's request overrides: {@code overrides} plus, if {@code options} carry a {@link
+   * RequestOptions#headersTimeout() headers timeout}, that as the SDK's API-call timeout. A
+   * blocking SDK call cannot be cancelled from another thread; with this the SDK aborts it, closing
+   * its connection, when the resilience layer gives up on it, instead of holding a thread and a
+   * connection until the socket times out. (The timeout covers the call up to the response headers
+   * only: the body is read after the call has returned.)
+   */
+  public static AwsRequestOverrideConfiguration abortingWhenGivenUp(
+      Optional<AwsRequestOverrideConfiguration> overrides, RequestOptions options) {
+    AwsRequestOverrideConfiguration.Builder builder =
+        overrides
+            .map(AwsRequestOverrideConfiguration::toBuilder)
+            .orElseGet(AwsRequestOverrideConfiguration::builder);
+    options.headersTimeout().ifPresent(builder::apiCallTimeout);
+    return builder.build();
   }
 
   /** Aborts a response nobody is going to read, so that its connection is not reused. */

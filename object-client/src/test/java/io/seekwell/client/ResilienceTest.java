@@ -153,6 +153,102 @@ class ResilienceTest {
     assertEquals(1, metrics.get(Metric.HEDGED_GETS));
   }
 
+  /** A GET whose first attempt answers {@code after} it was sent. */
+  private byte[] answeredAfter(Duration after) throws Exception {
+    faults.thenHang();
+    CompletableFuture<ObjectContent> response = client.getObject(ALL);
+    clock.advance(after);
+    List<CompletableFuture<ObjectContent>> hung = faults.hungGets();
+    hung.get(hung.size() - 1).complete(store.getObject(ALL).join());
+    return readAll(response);
+  }
+
+  @Test
+  void whileConnectionsStallCopiesAreSentAtTheSeventyFifthPercentileWithNoFloor() throws Exception {
+    for (int i = 0; i < ResponseTimes.MIN_SAMPLES; i++) {
+      answeredAfter(Duration.ofMillis(20));
+    }
+    // Each of these GETs stalls and its copy, sent at the 50 ms floor, answers at once.
+    for (int i = 0; i < ResponseTimes.STALLING_WINS; i++) {
+      faults.thenHang();
+      CompletableFuture<ObjectContent> response = client.getObject(ALL);
+      clock.advance(CONFIG.hedgeFloor().minusNanos(1));
+      assertFalse(response.isDone(), "stalls seen so far: " + i);
+      clock.advance(Duration.ofNanos(1));
+      assertArrayEquals(CONTENT, readAll(response));
+    }
+    assertEquals(ResponseTimes.STALLING_WINS, metrics.get(Metric.HEDGES_WON));
+
+    // Now 12 answers: 8 took 20 ms, 4 copies took 0; the 75th percentile is 20 ms.
+    faults.thenHang();
+    CompletableFuture<ObjectContent> response = client.getObject(ALL);
+    clock.advance(Duration.ofMillis(20).minusNanos(1));
+    assertFalse(response.isDone());
+    clock.advance(Duration.ofNanos(1));
+    assertArrayEquals(CONTENT, readAll(response));
+    assertEquals(ResponseTimes.STALLING_WINS + 1, metrics.get(Metric.HEDGES_WON));
+  }
+
+  @Test
+  void aStoreWhereCopiesSeldomWinKeepsTheUsualDeadline() throws Exception {
+    for (int i = 0; i < ResponseTimes.MIN_SAMPLES; i++) {
+      answeredAfter(Duration.ofMillis(20));
+    }
+    // Three copies that won among the last 64 requests are not a stalling store.
+    int spacing = ResponseTimes.CALLS_WINDOW / (ResponseTimes.STALLING_WINS - 1) + 1;
+    for (int i = 0; i < ResponseTimes.CALLS_WINDOW; i++) {
+      if (i % spacing == 0) {
+        faults.thenHang();
+        CompletableFuture<ObjectContent> response = client.getObject(ALL);
+        clock.advance(CONFIG.hedgeFloor());
+        assertArrayEquals(CONTENT, readAll(response));
+      } else {
+        answeredAfter(Duration.ofMillis(20));
+      }
+    }
+    assertEquals(ResponseTimes.STALLING_WINS - 1, metrics.get(Metric.HEDGES_WON));
+    faults.thenHang();
+    CompletableFuture<ObjectContent> response = client.getObject(ALL);
+    clock.advance(CONFIG.hedgeFloor().minusNanos(1));
+    assertFalse(response.isDone(), "hedged before the usual deadline");
+    clock.advance(Duration.ofNanos(1));
+    assertArrayEquals(CONTENT, readAll(response));
+  }
+
+  @Test
+  void anAttemptIsGivenUpAtItsHeadersTimeoutWhichDoublesWithEachTryAndTheClientIsTold()
+      throws Exception {
+    ManualClock time = new ManualClock();
+    faults.thenHang().thenHang();
+    CompletableFuture<ObjectContent> response;
+    try (RetryingObjectClient noHedges =
+        new RetryingObjectClient(
+            faults, CONFIG.toBuilder().hedgeMaxCopies(0).build(), metrics, time, time)) {
+      response = noHedges.getObject(ALL);
+      // Cold: the hedge deadline is 500 ms, so the timeout is max(2 x 1 s, 4 x 500 ms) = 2 s.
+      time.advance(Duration.ofSeconds(2).minusNanos(1));
+      assertEquals(1, faults.sentGets().size());
+      time.advance(Duration.ofNanos(1));
+      assertTrue(faults.hungGets().get(0).isCancelled());
+      for (int micros = 0; micros <= 2000 && faults.sentGets().size() < 2; micros++) {
+        time.advance(Duration.ofNanos(1000)); // through the backoff, up to 2 ms
+      }
+      assertEquals(2, faults.sentGets().size(), "the second try is sent after its backoff");
+      time.advance(Duration.ofSeconds(4).minusNanos(1001));
+      assertFalse(faults.hungGets().get(1).isCancelled());
+      time.advance(Duration.ofNanos(1001));
+      assertTrue(faults.hungGets().get(1).isCancelled());
+      time.advance(CONFIG.maxDelay());
+      assertArrayEquals(CONTENT, readAll(response));
+    }
+    assertEquals(
+        List.of(
+            Optional.of(Duration.ofSeconds(2)),
+            Optional.of(Duration.ofSeconds(4)),
+            Optional.of(CONFIG.firstByteTimeout())),
+        faults.sentGets().stream().map(get -> get.options().headersTimeout()).toList());
+  }
+
   @Test
   void hedgesThatStalledTooAreRefundedWhenALaterCopyWins() throws Exception {
     // Each GET's first attempt and first copy stall; its second copy answers. Were the stalled

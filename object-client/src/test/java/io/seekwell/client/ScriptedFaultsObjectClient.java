@@ -27,6 +27,7 @@ final class ScriptedFaultsObjectClient implements ObjectClient {
   private final ObjectClient delegate;
   private final Deque<Object> script = new ArrayDeque<>();
   private final List<CompletableFuture<ObjectContent>> hung = new CopyOnWriteArrayList<>();
+  private final List<GetRequest> sent = new CopyOnWriteArrayList<>();
 
   /** A body that delivers some bytes, then blocks until it is closed. */
   private record Stall(long after) {}
@@ -69,6 +70,11 @@ final class ScriptedFaultsObjectClient implements ObjectClient {
     return List.copyOf(hung);
   }
 
+  /** Every GET this client was asked to send, in order, hung or not. */
+  List<GetRequest> sentGets() {
+    return List.copyOf(sent);
+  }
+
   private synchronized Object next() {
     return script.poll();
   }
@@ -83,6 +89,7 @@ final class ScriptedFaultsObjectClient implements ObjectClient {
 
   @Override
   public CompletableFuture<ObjectContent> getObject(GetRequest request) {
+    sent.add(request);
     Object fault = next();
     if (fault instanceof IOException error) {
       return CompletableFuture.failedFuture(error);

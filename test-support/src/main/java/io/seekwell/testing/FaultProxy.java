@@ -136,6 +136,11 @@ public final class FaultProxy implements AutoCloseable {
     return connections.get();
   }
 
+  /** Connections still open: neither the client nor the store has closed them. */
+  public int openConnections() {
+    return sockets.size() / 2;
+  }
+
   /** Connections that were given a fault so far. */
   public int faultedConnections() {
     return faultedConnections.get();

@@ -13,10 +13,13 @@ import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectStoreException;
+import io.seekwell.common.object.RequestOptions;
 import io.seekwell.testing.FaultProxy.ConnectionFault;
 import java.io.EOFException;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +43,9 @@ public abstract class HttpObjectClientContract extends ObjectClientContract {
 
   /** How long a client that streams bodies may take to answer once the headers are in. */
   private static final long ANSWER_AFTER_STALL_SECONDS = 5;
+
+  /** How soon a request given up must have closed its connection: far below socket timeouts. */
+  private static final long CLOSED_WITHIN_SECONDS = 10;
 
   private S3TestBucket bucket;
   private FaultProxy proxy;
@@ -90,10 +96,16 @@ public abstract class HttpObjectClientContract extends ObjectClientContract {
   /** Waits, up to the test's wait, for {@code condition}, which real I/O makes true. */
   private static void awaitCondition(java.util.function.BooleanSupplier condition, String what)
       throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    awaitCondition(condition, what, WAIT_SECONDS);
+  }
+
+  private static void awaitCondition(
+      java.util.function.BooleanSupplier condition, String what, long seconds)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("Not within " + WAIT_SECONDS + " s: " + what);
+        throw new AssertionError("Not within " + seconds + " s: " + what);
       }
       TimeUnit.MILLISECONDS.sleep(5);
     }
@@ -168,6 +180,42 @@ public abstract class HttpObjectClientContract extends ObjectClientContract {
       proxy.stopFaultingConnections();
       assertArrayEquals(
           Arrays.copyOf(bytes, 1000), read(client, GetRequest.of(location, ByteRange.of(0, 999))));
+    }
+  }
+
+  /**
+   * A request stalled before its headers is given up at its {@link RequestOptions#headersTimeout()
+   * headers timeout}: a client whose requests can be cancelled is cancelled then, as Seekwell's
+   * resilience layer does, and a client that blocks until the headers come aborts the call by
+   * itself. Either way the connection is closed then, not held until the socket times out (30 s or
+   * more for every client here).
+   */
+  @Test
+  void aRequestStalledPastItsHeadersTimeoutLeavesNoConnectionOpen() throws Exception {
+    ObjectLocation location = put("faults.bin", TestData.randomBytes(15, LENGTH));
+    proxy.faultConnections(ConnectionFault.STALL_BEFORE_HEADERS, 1.0, 1);
+    Duration headersTimeout = Duration.ofMillis(300);
+    try (ObjectClient client = client()) {
+      CompletableFuture<ObjectContent> stalled =
+          client.getObject(
+              new GetRequest(
+                  location,
+                  ByteRange.of(0, 999),
+                  Optional.empty(),
+                  RequestOptions.none().withHeadersTimeout(headersTimeout)));
+      awaitCondition(() -> !proxy.requestHeads().isEmpty(), "the request reached the proxy");
+      try {
+        stalled.get(headersTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        throw new AssertionError("a stalled request cannot have been answered");
+      } catch (TimeoutException callerGivesUp) {
+        stalled.cancel(true);
+      } catch (ExecutionException clientGaveUp) {
+        assertTrue(isRetryable(clientGaveUp.getCause()), () -> "not retryable: " + clientGaveUp);
+      }
+      awaitCondition(
+          () -> proxy.openConnections() == 0,
+          "the stalled connection was closed",
+          CLOSED_WITHIN_SECONDS);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.seekwell.common.object;
 
 import io.seekwell.common.metrics.Metrics;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -17,17 +18,28 @@ import java.util.Optional;
  *     never looks into it
  * @param streamMetrics where the resilience layer also counts what it did for this request
  *     (retries, hedges, stalls, resumed bodies), for a connector that reports per stream
+ * @param headersTimeout how long the sender waits for this request's response headers before it
+ *     gives up on the request; the resilience layer sets it on each request it sends. An {@link
+ *     ObjectClient} that cannot cancel a request once sent (a blocking SDK call) must abort the
+ *     request after that long, so that a stalled request does not hold a thread and a connection
+ *     until the socket times out
  */
 public record RequestOptions(
     Optional<CustomerKey> customerKey,
     Optional<String> userAgentSuffix,
     Optional<String> auditInfo,
     Optional<Object> callerContext,
-    Optional<Metrics> streamMetrics) {
+    Optional<Metrics> streamMetrics,
+    Optional<Duration> headersTimeout) {
 
   private static final RequestOptions NONE =
       new RequestOptions(
-          Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+          Optional.empty(),
+          Optional.empty(),
+          Optional.empty(),
+          Optional.empty(),
+          Optional.empty(),
+          Optional.empty());
 
   /** Creates options; every argument must be non-null (use empty optionals). */
   public RequestOptions {
@@ -36,6 +48,13 @@ public record RequestOptions(
     Objects.requireNonNull(auditInfo, "auditInfo");
     Objects.requireNonNull(callerContext, "callerContext");
     Objects.requireNonNull(streamMetrics, "streamMetrics");
+    Objects.requireNonNull(headersTimeout, "headersTimeout");
+    headersTimeout.ifPresent(
+        timeout -> {
+          if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("headersTimeout must be positive: " + timeout);
+          }
+        });
   }
 
   /** No SSE-C key, no user-agent suffix, no audit string. */
@@ -46,30 +65,56 @@ public record RequestOptions(
   /** These options with {@code key} as the SSE-C key. */
   public RequestOptions withCustomerKey(CustomerKey key) {
     return new RequestOptions(
-        Optional.of(key), userAgentSuffix, auditInfo, callerContext, streamMetrics);
+        Optional.of(key), userAgentSuffix, auditInfo, callerContext, streamMetrics, headersTimeout);
   }
 
   /** These options with {@code suffix} appended to the user agent. */
   public RequestOptions withUserAgentSuffix(String suffix) {
     return new RequestOptions(
-        customerKey, Optional.of(suffix), auditInfo, callerContext, streamMetrics);
+        customerKey, Optional.of(suffix), auditInfo, callerContext, streamMetrics, headersTimeout);
   }
 
   /** These options with {@code audit} sent as the request's audit string. */
   public RequestOptions withAuditInfo(String audit) {
     return new RequestOptions(
-        customerKey, userAgentSuffix, Optional.of(audit), callerContext, streamMetrics);
+        customerKey,
+        userAgentSuffix,
+        Optional.of(audit),
+        callerContext,
+        streamMetrics,
+        headersTimeout);
   }
 
   /** These options with {@code context} passed along to the object client. */
   public RequestOptions withCallerContext(Object context) {
     return new RequestOptions(
-        customerKey, userAgentSuffix, auditInfo, Optional.of(context), streamMetrics);
+        customerKey,
+        userAgentSuffix,
+        auditInfo,
+        Optional.of(context),
+        streamMetrics,
+        headersTimeout);
   }
 
   /** These options with {@code metrics} counting what the resilience layer does per stream. */
   public RequestOptions withStreamMetrics(Metrics metrics) {
     return new RequestOptions(
-        customerKey, userAgentSuffix, auditInfo, callerContext, Optional.of(metrics));
+        customerKey,
+        userAgentSuffix,
+        auditInfo,
+        callerContext,
+        Optional.of(metrics),
+        headersTimeout);
+  }
+
+  /** These options with {@code timeout} as the time the sender waits for response headers. */
+  public RequestOptions withHeadersTimeout(Duration timeout) {
+    return new RequestOptions(
+        customerKey,
+        userAgentSuffix,
+        auditInfo,
+        callerContext,
+        streamMetrics,
+        Optional.of(timeout));
   }
 }

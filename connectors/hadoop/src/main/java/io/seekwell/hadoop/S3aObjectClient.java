@@ -9,6 +9,7 @@ import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectMetadata;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.s3a.impl.streams.ObjectInputStreamCallbacks;
@@ -21,7 +22,9 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * ObjectInputStreamCallbacks}, passed as the request's caller context): S3A's client, credentials,
  * encryption settings, request headers and audit span. S3A's client blocks until the response
  * headers arrive, so each GET runs on a thread of this client's own pool ({@link BlockingCalls}):
- * Seekwell's resilience layer can then hedge or abandon a GET that stalls. Bodies are checked and
+ * Seekwell's resilience layer can then hedge or abandon a GET that stalls, and the SDK aborts a GET
+ * the layer has given up on (its headers timeout is set as the API-call timeout), so a stalled GET
+ * does not hold one of S3A's pooled connections until the socket times out. Bodies are checked and
  * abortable like those of Seekwell's own SDK clients. HEADs are not supported: S3A opens streams
  * with the length and ETag it already has. Thread-safe; {@link #close()} stops the pool.
  */
@@ -62,6 +65,9 @@ final class S3aObjectClient implements ObjectClient {
             .newGetRequestBuilder(request.location().key())
             .range("bytes=" + request.range().start() + "-" + request.range().end());
     request.etag().ifPresent(builder::ifMatch);
+    builder.overrideConfiguration(
+        SdkCalls.abortingWhenGivenUp(
+            Optional.ofNullable(builder.overrideConfiguration()), request.options()));
     GetObjectRequest get = builder.build();
     String what = "GET " + request.describe();
     return SdkCalls.complete(
