@@ -140,7 +140,10 @@ public final class ObjectClientConfiguration {
     return maxConnections;
   }
 
-  /** GETs per body that fails part-way, the first one included; independent of retries. */
+  /**
+   * GETs of one body in a row that may deliver no byte before the read gives up; a body that keeps
+   * making progress is always finished. Independent of retries.
+   */
   public int resumeMaxAttempts() {
     return resumeMaxAttempts;
   }
@@ -274,7 +277,7 @@ public final class ObjectClientConfiguration {
     private Duration firstByteTimeout = Duration.ofSeconds(30);
     private Duration readIdleTimeout = Duration.ofSeconds(30);
     private int maxConnections = 128;
-    private int resumeMaxAttempts = 5;
+    private int resumeMaxAttempts = 10;
     private int hedgeMaxCopies = 2;
     private Duration hedgeFloor = Duration.ofMillis(50);
     private double hedgeBudget = 0.05;

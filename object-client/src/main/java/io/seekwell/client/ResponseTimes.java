@@ -12,17 +12,20 @@ import java.util.Arrays;
  *       first-byte timeout. Hedging near the 90th percentile sends a copy for at most about one GET
  *       in ten of a healthy store, and in practice far fewer: the factor puts the deadline well
  *       past the bulk of the distribution. Before any GET has answered, the deadline is {@link
- *       #COLD_HEDGE_NANOS} (AWS's guidance for re-sending a small GET is about two seconds; half a
- *       second keeps a cold factory from waiting that long on a stalled connection); until {@value
- *       #MIN_SAMPLES} have, it is {@value #FEW_SAMPLES_FACTOR} times the slowest so far, within the
- *       same bounds, so that a cold reader learns the store's pace from its first answers.
+ *       #COLD_HEDGE_NANOS} (AWS's guidance for re-sending a small GET is about two seconds; a
+ *       quarter of a second is above the 99th percentile of S3's answers, a new connection
+ *       included, and keeps a cold factory from waiting long on a stalled one); until {@value
+ *       #MIN_SAMPLES} have, it is {@value #FEW_SAMPLES_FACTOR} times their median, within the same
+ *       bounds, so that a cold reader learns the store's pace from its first answers (the median,
+ *       not the slowest: a client's first answer also carries its connection's set-up).
  *       <p>While connections are seen to stall (at least {@value #STALLING_WINS} of the last
  *       {@value #CALLS_WINDOW} requests were answered by a copy), the deadline is the {@value
- *       #STALLING_PERCENTILE} percentile instead, with no floor: each stalled request then costs
- *       about one healthy response time more, rather than one and a half times the slow end of it.
- *       The extra copies this sends for healthy requests are paid for by the copies that win
- *       ({@link HedgeBudget}), so a healthy store, where copies hardly ever win, never hedges at
- *       this pace.
+ *       #HEDGE_PERCENTILE} percentile itself, with no factor and no floor: each stalled request
+ *       then costs about one healthy response time more, rather than one and a half times the slow
+ *       end of it. The copies this sends for the slowest tenth of healthy requests are paid for by
+ *       the copies that win ({@link HedgeBudget}); on a healthy store, where copies hardly ever
+ *       win, this pace is never reached. Until {@value #MIN_SAMPLES} have answered, it is the
+ *       slowest answer so far.
  *   <li>the <b>headers timeout</b>: an attempt whose response headers have not come by then is
  *       given up (copies sent at the hedge deadline go on). It is {@value #STALLED_HEADERS_FACTOR}
  *       times the hedge deadline, and at least twice the configured stall floor, so that no answer
@@ -45,12 +48,11 @@ final class ResponseTimes {
   static final int MIN_SAMPLES = 8;
   static final double HEDGE_PERCENTILE = 0.9;
   static final double HEDGE_FACTOR = 1.5;
-  static final long COLD_HEDGE_NANOS = 500_000_000L;
+  static final long COLD_HEDGE_NANOS = 250_000_000L;
   static final int FEW_SAMPLES_FACTOR = 3;
   static final int STALL_FACTOR = 16;
-  static final double STALLING_PERCENTILE = 0.75;
   static final int CALLS_WINDOW = 64;
-  static final int STALLING_WINS = 4;
+  static final int STALLING_WINS = 2;
   static final int STALLED_HEADERS_FACTOR = 4;
   private static final int READ_SIZE = 64 * 1024;
 
@@ -84,18 +86,20 @@ final class ResponseTimes {
   synchronized void recordFirstByte(long nanos) {
     firstByte[firstByteCount++ % WINDOW] = nanos;
     if (firstByteCount < MIN_SAMPLES) {
-      long slowest = Arrays.stream(firstByte, 0, firstByteCount).max().orElse(nanos);
+      long[] sorted = Arrays.copyOf(firstByte, firstByteCount);
+      Arrays.sort(sorted);
       hedgeDeadline =
           clamp(
-              Math.min(COLD_HEDGE_NANOS, FEW_SAMPLES_FACTOR * slowest),
+              Math.min(COLD_HEDGE_NANOS, FEW_SAMPLES_FACTOR * sorted[sorted.length / 2]),
               hedgeFloorNanos,
               hedgeCeilingNanos);
+      stallingHedgeDeadline = Math.min(hedgeDeadline, sorted[sorted.length - 1]);
     } else {
       long[] sorted = Arrays.copyOf(firstByte, Math.min(firstByteCount, WINDOW));
       Arrays.sort(sorted);
       long percentile = percentile(sorted, HEDGE_PERCENTILE);
       hedgeDeadline = clamp((long) (percentile * HEDGE_FACTOR), hedgeFloorNanos, hedgeCeilingNanos);
-      stallingHedgeDeadline = Math.min(hedgeDeadline, percentile(sorted, STALLING_PERCENTILE));
+      stallingHedgeDeadline = Math.min(hedgeDeadline, percentile);
     }
   }
 

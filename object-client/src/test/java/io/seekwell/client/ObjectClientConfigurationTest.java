@@ -22,7 +22,7 @@ class ObjectClientConfigurationTest {
             .firstByteTimeout(Duration.ofSeconds(30))
             .readIdleTimeout(Duration.ofSeconds(30))
             .maxConnections(128)
-            .resumeMaxAttempts(5)
+            .resumeMaxAttempts(10)
             .hedgeMaxCopies(2)
             .hedgeFloor(Duration.ofMillis(50))
             .hedgeBudget(0.05)

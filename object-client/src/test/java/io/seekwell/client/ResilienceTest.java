@@ -110,21 +110,19 @@ class ResilienceTest {
   }
 
   @Test
-  void aColdClientHedgesAtThreeTimesTheSlowestOfItsFirstAnswers() throws Exception {
-    faults.thenHang();
-    CompletableFuture<ObjectContent> first = client.getObject(ALL);
-    clock.advance(Duration.ofMillis(100));
-    faults.hungGets().get(0).complete(store.getObject(ALL).join());
-    assertArrayEquals(CONTENT, readAll(first));
+  void aColdClientHedgesAtThreeTimesTheMedianOfItsFirstAnswers() throws Exception {
+    answeredAfter(Duration.ofMillis(40));
+    answeredAfter(Duration.ofMillis(100)); // slower than 3 x 40 ms: no copy
+    answeredAfter(Duration.ofMillis(40));
     assertEquals(0, metrics.get(Metric.HEDGED_GETS));
 
     faults.thenHang();
-    CompletableFuture<ObjectContent> second = client.getObject(ALL);
-    clock.advance(Duration.ofMillis(299));
-    assertFalse(second.isDone());
+    CompletableFuture<ObjectContent> fourth = client.getObject(ALL);
+    clock.advance(Duration.ofMillis(119));
+    assertFalse(fourth.isDone());
     assertEquals(0, metrics.get(Metric.HEDGED_GETS));
     clock.advance(Duration.ofMillis(1));
-    assertArrayEquals(CONTENT, readAll(second));
+    assertArrayEquals(CONTENT, readAll(fourth));
     assertEquals(1, metrics.get(Metric.HEDGED_GETS));
   }
 
@@ -164,7 +162,7 @@ class ResilienceTest {
   }
 
   @Test
-  void whileConnectionsStallCopiesAreSentAtTheSeventyFifthPercentileWithNoFloor() throws Exception {
+  void whileConnectionsStallCopiesAreSentAtTheNinetiethPercentileWithNoFloor() throws Exception {
     for (int i = 0; i < ResponseTimes.MIN_SAMPLES; i++) {
       answeredAfter(Duration.ofMillis(20));
     }
@@ -179,7 +177,8 @@ class ResilienceTest {
     }
     assertEquals(ResponseTimes.STALLING_WINS, metrics.get(Metric.HEDGES_WON));
 
-    // Now 12 answers: 8 took 20 ms, 4 copies took 0; the 75th percentile is 20 ms.
+    // 8 answers took 20 ms and the winning copies none: the 90th percentile is 20 ms, below the
+    // 50 ms floor that applies otherwise.
     faults.thenHang();
     CompletableFuture<ObjectContent> response = client.getObject(ALL);
     clock.advance(Duration.ofMillis(20).minusNanos(1));
@@ -190,11 +189,30 @@ class ResilienceTest {
   }
 
   @Test
+  void aColdClientThatSeesStallsHedgesAtItsSlowestAnswer() throws Exception {
+    answeredAfter(Duration.ofMillis(40));
+    answeredAfter(Duration.ofMillis(40));
+    for (int i = 0; i < ResponseTimes.STALLING_WINS; i++) {
+      faults.thenHang();
+      CompletableFuture<ObjectContent> response = client.getObject(ALL);
+      clock.advance(Duration.ofMillis(120)); // 3 x the median of the first answers
+      assertArrayEquals(CONTENT, readAll(response));
+    }
+    faults.thenHang();
+    CompletableFuture<ObjectContent> response = client.getObject(ALL);
+    clock.advance(Duration.ofMillis(39));
+    assertFalse(response.isDone());
+    clock.advance(Duration.ofMillis(1));
+    assertArrayEquals(CONTENT, readAll(response));
+    assertEquals(ResponseTimes.STALLING_WINS + 1, metrics.get(Metric.HEDGES_WON));
+  }
+
+  @Test
   void aStoreWhereCopiesSeldomWinKeepsTheUsualDeadline() throws Exception {
     for (int i = 0; i < ResponseTimes.MIN_SAMPLES; i++) {
       answeredAfter(Duration.ofMillis(20));
     }
-    // Three copies that won among the last 64 requests are not a stalling store.
+    // Fewer winning copies than STALLING_WINS among the last 64 requests: not a stalling store.
     int spacing = ResponseTimes.CALLS_WINDOW / (ResponseTimes.STALLING_WINS - 1) + 1;
     for (int i = 0; i < ResponseTimes.CALLS_WINDOW; i++) {
       if (i % spacing == 0) {
@@ -225,7 +243,7 @@ class ResilienceTest {
         new RetryingObjectClient(
             faults, CONFIG.toBuilder().hedgeMaxCopies(0).build(), metrics, time, time)) {
       response = noHedges.getObject(ALL);
-      // Cold: the hedge deadline is 500 ms, so the timeout is max(2 x 1 s, 4 x 500 ms) = 2 s.
+      // Cold: the hedge deadline is 250 ms, so the timeout is max(2 x 1 s, 4 x 250 ms) = 2 s.
       time.advance(Duration.ofSeconds(2).minusNanos(1));
       assertEquals(1, faults.sentGets().size());
       time.advance(Duration.ofNanos(1));
