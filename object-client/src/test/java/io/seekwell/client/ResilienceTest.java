@@ -161,6 +161,16 @@ class ResilienceTest {
     return readAll(response);
   }
 
+  /** A GET whose first attempt stalls is copied exactly at {@code deadline}, and the copy wins. */
+  private void assertStalledGetCopiedAt(Duration deadline) throws Exception {
+    faults.thenHang();
+    CompletableFuture<ObjectContent> response = client.getObject(ALL);
+    clock.advance(deadline.minusNanos(1));
+    assertFalse(response.isDone(), "copied before " + deadline);
+    clock.advance(Duration.ofNanos(1));
+    assertArrayEquals(CONTENT, readAll(response));
+  }
+
   @Test
   void whileConnectionsStallCopiesAreSentAtTheNinetiethPercentileWithNoFloor() throws Exception {
     for (int i = 0; i < ResponseTimes.MIN_SAMPLES; i++) {
@@ -168,23 +178,13 @@ class ResilienceTest {
     }
     // Each of these GETs stalls and its copy, sent at the 50 ms floor, answers at once.
     for (int i = 0; i < ResponseTimes.STALLING_WINS; i++) {
-      faults.thenHang();
-      CompletableFuture<ObjectContent> response = client.getObject(ALL);
-      clock.advance(CONFIG.hedgeFloor().minusNanos(1));
-      assertFalse(response.isDone(), "stalls seen so far: " + i);
-      clock.advance(Duration.ofNanos(1));
-      assertArrayEquals(CONTENT, readAll(response));
+      assertStalledGetCopiedAt(CONFIG.hedgeFloor());
     }
     assertEquals(ResponseTimes.STALLING_WINS, metrics.get(Metric.HEDGES_WON));
 
     // 8 answers took 20 ms and the winning copies none: the 90th percentile is 20 ms, below the
     // 50 ms floor that applies otherwise.
-    faults.thenHang();
-    CompletableFuture<ObjectContent> response = client.getObject(ALL);
-    clock.advance(Duration.ofMillis(20).minusNanos(1));
-    assertFalse(response.isDone());
-    clock.advance(Duration.ofNanos(1));
-    assertArrayEquals(CONTENT, readAll(response));
+    assertStalledGetCopiedAt(Duration.ofMillis(20));
     assertEquals(ResponseTimes.STALLING_WINS + 1, metrics.get(Metric.HEDGES_WON));
   }
 
@@ -193,17 +193,9 @@ class ResilienceTest {
     answeredAfter(Duration.ofMillis(40));
     answeredAfter(Duration.ofMillis(40));
     for (int i = 0; i < ResponseTimes.STALLING_WINS; i++) {
-      faults.thenHang();
-      CompletableFuture<ObjectContent> response = client.getObject(ALL);
-      clock.advance(Duration.ofMillis(120)); // 3 x the median of the first answers
-      assertArrayEquals(CONTENT, readAll(response));
+      assertStalledGetCopiedAt(Duration.ofMillis(120)); // 3 x the median of the first answers
     }
-    faults.thenHang();
-    CompletableFuture<ObjectContent> response = client.getObject(ALL);
-    clock.advance(Duration.ofMillis(39));
-    assertFalse(response.isDone());
-    clock.advance(Duration.ofMillis(1));
-    assertArrayEquals(CONTENT, readAll(response));
+    assertStalledGetCopiedAt(Duration.ofMillis(40)); // the slowest answer so far
     assertEquals(ResponseTimes.STALLING_WINS + 1, metrics.get(Metric.HEDGES_WON));
   }
 
@@ -216,21 +208,13 @@ class ResilienceTest {
     int spacing = ResponseTimes.CALLS_WINDOW / (ResponseTimes.STALLING_WINS - 1) + 1;
     for (int i = 0; i < ResponseTimes.CALLS_WINDOW; i++) {
       if (i % spacing == 0) {
-        faults.thenHang();
-        CompletableFuture<ObjectContent> response = client.getObject(ALL);
-        clock.advance(CONFIG.hedgeFloor());
-        assertArrayEquals(CONTENT, readAll(response));
+        assertStalledGetCopiedAt(CONFIG.hedgeFloor());
       } else {
         answeredAfter(Duration.ofMillis(20));
       }
     }
     assertEquals(ResponseTimes.STALLING_WINS - 1, metrics.get(Metric.HEDGES_WON));
-    faults.thenHang();
-    CompletableFuture<ObjectContent> response = client.getObject(ALL);
-    clock.advance(CONFIG.hedgeFloor().minusNanos(1));
-    assertFalse(response.isDone(), "hedged before the usual deadline");
-    clock.advance(Duration.ofNanos(1));
-    assertArrayEquals(CONTENT, readAll(response));
+    assertStalledGetCopiedAt(CONFIG.hedgeFloor()); // the usual deadline
   }
 
   @Test
