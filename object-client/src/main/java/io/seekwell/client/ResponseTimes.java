@@ -19,13 +19,13 @@ import java.util.Arrays;
  *       bounds, so that a cold reader learns the store's pace from its first answers (the median,
  *       not the slowest: a client's first answer also carries its connection's set-up).
  *       <p>While connections are seen to stall (at least {@value #STALLING_WINS} of the last
- *       {@value #CALLS_WINDOW} requests were answered by a copy), the deadline is the {@value
- *       #HEDGE_PERCENTILE} percentile itself, with no factor and no floor: each stalled request
- *       then costs about one healthy response time more, rather than one and a half times the slow
- *       end of it. The copies this sends for the slowest tenth of healthy requests are paid for by
- *       the copies that win ({@link HedgeBudget}); on a healthy store, where copies hardly ever
- *       win, this pace is never reached. Until {@value #MIN_SAMPLES} have answered, it is the
- *       slowest answer so far.
+ *       {@value #CALLS_WINDOW} requests had an attempt that stalled, see {@link #recordAnswer}),
+ *       the deadline is the {@value #HEDGE_PERCENTILE} percentile itself, with no factor and no
+ *       floor: each stalled request then costs about one healthy response time more, rather than
+ *       one and a half times the slow end of it. The copies this sends for the slowest tenth of
+ *       healthy requests are paid for by the copies that win ({@link HedgeBudget}); on a healthy
+ *       store, where copies hardly ever win, this pace is never reached. Until {@value
+ *       #MIN_SAMPLES} have answered, it is the slowest answer so far.
  *   <li>the <b>headers timeout</b>: an attempt whose response headers have not come by then is
  *       given up (copies sent at the hedge deadline go on). It is {@value #STALLED_HEADERS_FACTOR}
  *       times the hedge deadline, and at least twice the configured stall floor, so that no answer
@@ -53,6 +53,7 @@ final class ResponseTimes {
   static final int STALL_FACTOR = 16;
   static final int CALLS_WINDOW = 64;
   static final int STALLING_WINS = 2;
+  static final int TYING_STALLS = 8;
   static final int STALLED_HEADERS_FACTOR = 4;
   private static final int READ_SIZE = 64 * 1024;
 
@@ -62,14 +63,15 @@ final class ResponseTimes {
   private final long stallCeilingNanos;
   private final long[] firstByte = new long[WINDOW];
   private final double[] bytesPerNano = new double[WINDOW];
-  private final boolean[] answeredByCopy = new boolean[CALLS_WINDOW];
+  private final boolean[] stallSeen = new boolean[CALLS_WINDOW];
   private int firstByteCount;
   private int callCount;
-  private int recentWins;
+  private int recentStalls;
   private int throughputCount;
   private volatile long hedgeDeadline;
   private volatile long stallingHedgeDeadline;
   private volatile boolean stalling;
+  private volatile boolean tying;
   private volatile long stallDeadline;
 
   ResponseTimes(ObjectClientConfiguration configuration) {
@@ -103,12 +105,17 @@ final class ResponseTimes {
     }
   }
 
-  /** A request was answered; {@code byCopy} if a hedged copy answered first. */
-  synchronized void recordAnswer(boolean byCopy) {
+  /**
+   * A request was answered; {@code stalled} if one of its attempts was seen to stall: a copy sent
+   * at the hedge deadline answered first, or a tied copy answered a hedge deadline or more before
+   * the other.
+   */
+  synchronized void recordAnswer(boolean stalled) {
     int slot = callCount++ % CALLS_WINDOW;
-    recentWins += (byCopy ? 1 : 0) - (answeredByCopy[slot] ? 1 : 0);
-    answeredByCopy[slot] = byCopy;
-    stalling = recentWins >= STALLING_WINS;
+    recentStalls += (stalled ? 1 : 0) - (stallSeen[slot] ? 1 : 0);
+    stallSeen[slot] = stalled;
+    stalling = recentStalls >= STALLING_WINS;
+    tying = recentStalls >= TYING_STALLS;
   }
 
   private static long percentile(long[] sorted, double percentile) {
@@ -126,6 +133,15 @@ final class ResponseTimes {
     double median = sorted[sorted.length / 2];
     stallDeadline =
         clamp((long) (STALL_FACTOR * READ_SIZE / median), stallFloorNanos, stallCeilingNanos);
+  }
+
+  /**
+   * Whether small requests are sent twice at once: while at least {@value #TYING_STALLS} of the
+   * last {@value #CALLS_WINDOW} requests stalled, one request in eight waits a hedge deadline when
+   * sent alone, and a tied pair waits only when both of its connections stall.
+   */
+  boolean tying() {
+    return tying;
   }
 
   /** How long a GET may wait for its headers before a copy is sent. */

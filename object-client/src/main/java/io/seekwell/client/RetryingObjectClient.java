@@ -37,6 +37,13 @@ import java.util.function.Function;
  *       hedge.max.copies} copies in flight (past that the oldest is abandoned for each new copy),
  *       within the {@link HedgeBudget}. The first answer wins; the others are cancelled, and their
  *       responses, if they come, are aborted rather than returned to the connection pool.
+ *   <li><b>Ties</b> small requests (HEADs, and GETs of at most {@value #TIED_MAX_BYTES} bytes)
+ *       while many connections stall ({@link ResponseTimes#tying()}): a copy is sent at once with
+ *       the first, so that such a request waits for a deadline only when both connections stall.
+ *       The copy that answers second is cancelled a hedge deadline after the first answered, or
+ *       aborted when it answers sooner; which of the two happened tells whether a connection
+ *       stalled, so that tying ends when the stalls do. Ties take no token from the budget: they
+ *       double small requests only while more than one in eight of them stalls.
  *   <li><b>Resumes</b> a GET body that fails part-way or stalls ({@link StallWatchdog}) with a GET
  *       of exactly the bytes not yet delivered, pinned to the first response's ETag with {@code
  *       If-Match}: no byte is delivered twice and bytes of two versions are never mixed. Resumes
@@ -48,6 +55,9 @@ import java.util.function.Function;
  * range and what was tried. {@link #close()} stops the scheduler and closes the wrapped client.
  */
 public final class RetryingObjectClient implements ObjectClient {
+
+  /** The largest GET that is tied while connections stall; larger ones are hedged only. */
+  static final long TIED_MAX_BYTES = 1 << 20;
 
   private final ObjectClient delegate;
   private final ObjectClientConfiguration configuration;
@@ -106,6 +116,7 @@ public final class RetryingObjectClient implements ObjectClient {
     return new Call<>(
             "HEAD " + request.location(),
             request.options(),
+            true,
             options -> delegate.headObject(new HeadRequest(request.location(), options)),
             metadata -> {})
         .start();
@@ -130,6 +141,7 @@ public final class RetryingObjectClient implements ObjectClient {
     return new Call<>(
             "GET " + request.describe(),
             request.options(),
+            request.range().length() <= TIED_MAX_BYTES,
             options -> delegate.getObject(request.withOptions(options)),
             Futures::closeQuietly)
         .start();
@@ -158,12 +170,14 @@ public final class RetryingObjectClient implements ObjectClient {
   }
 
   /**
-   * One request until it has an answer: its attempts, retries and hedges. Its lock guards the
-   * attempts in flight and the counts; no I/O happens under it.
+   * One request until it has an answer: its attempts, retries, hedges and tied copy. Its lock
+   * guards the attempts in flight, the counts and the tie awaiting its verdict; no I/O happens
+   * under it, and the result is completed outside it.
    */
   private final class Call<T> {
     private final String what;
     private final RequestOptions options;
+    private final boolean small;
     private final Function<RequestOptions, CompletableFuture<T>> send;
     private final Consumer<T> discard;
     private final CompletableFuture<T> result = new CompletableFuture<>();
@@ -171,52 +185,86 @@ public final class RetryingObjectClient implements ObjectClient {
     private final long startNanos = ticker.nanos();
     private int attempts;
     private int hedges;
+    private boolean tied;
+    private Attempt awaitingVerdict;
 
     private Call(
         String what,
         RequestOptions options,
+        boolean small,
         Function<RequestOptions, CompletableFuture<T>> send,
         Consumer<T> discard) {
       this.what = what;
       this.options = options;
+      this.small = small;
       this.send = send;
       this.discard = discard;
     }
 
-    /**
-     * One request sent; {@code hedge} if it is a copy sent while another is still waiting. It is
-     * given up if its headers have not come after {@code timeoutNanos}.
-     */
+    /** Why an attempt was sent. */
+    private enum Kind {
+      /** The first attempt, or a retry after every attempt in flight failed. */
+      TRY,
+      /** A copy sent at once with the first attempt: the other half of a tied pair. */
+      TIED,
+      /** A copy sent at the hedge deadline while the others were still waiting. */
+      HEDGE
+    }
+
+    /** One request sent. It is given up if its headers have not come after {@code timeoutNanos}. */
     private final class Attempt {
-      private final boolean hedge;
+      private final Kind kind;
       private final long timeoutNanos;
       private final long sentNanos = ticker.nanos();
       private volatile CompletableFuture<T> future;
 
-      private Attempt(boolean hedge, long timeoutNanos) {
-        this.hedge = hedge;
+      private Attempt(Kind kind, long timeoutNanos) {
+        this.kind = kind;
         this.timeoutNanos = timeoutNanos;
+      }
+
+      private void cancel() {
+        future.cancel(true);
+        future.thenAccept(discard);
       }
     }
 
     CompletableFuture<T> start() {
-      result.whenComplete((value, failure) -> cancelAttempts());
-      sendAttempt(false);
+      result.whenComplete(
+          (value, failure) -> {
+            if (failure != null || !isTied()) {
+              cancelAttemptsExcept(null);
+            }
+          });
+      boolean tie = small && configuration.hedgeMaxCopies() > 0 && times.tying();
+      synchronized (this) {
+        tied = tie;
+      }
+      Attempt first = sendAttempt(Kind.TRY);
+      if (tie && first != null && !first.future.isDone()) {
+        count(Metric.HEDGED_GETS, options);
+        sendAttempt(Kind.TIED);
+      }
       return result;
     }
 
-    private void sendAttempt(boolean hedge) {
+    private synchronized boolean isTied() {
+      return tied;
+    }
+
+    /** Sends an attempt of {@code kind}; null if the call already has its answer. */
+    private Attempt sendAttempt(Kind kind) {
       Attempt attempt;
       synchronized (this) {
         if (result.isDone()) {
-          return;
+          return null;
         }
-        if (hedge) {
+        if (kind == Kind.HEDGE) {
           hedges++;
-        } else {
+        } else if (kind == Kind.TRY) {
           attempts++;
         }
-        attempt = new Attempt(hedge, times.headersTimeoutNanos(attempts));
+        attempt = new Attempt(kind, times.headersTimeoutNanos(attempts));
         inFlight.add(attempt);
       }
       budget.earn();
@@ -232,13 +280,16 @@ public final class RetryingObjectClient implements ObjectClient {
       if (configuration.hedgeMaxCopies() > 0) {
         schedule(this::hedgeIfStillWaiting, times.hedgeDeadlineNanos());
       }
+      return attempt;
     }
 
-    private void schedule(Runnable task, long delayNanos) {
+    private boolean schedule(Runnable task, long delayNanos) {
       try {
         scheduler.schedule(task, delayNanos);
+        return true;
       } catch (RejectedExecutionException closed) {
         // Closing: the attempts in flight decide the outcome.
+        return false;
       }
     }
 
@@ -251,8 +302,7 @@ public final class RetryingObjectClient implements ObjectClient {
         }
         othersInFlight = !inFlight.isEmpty();
       }
-      attempt.future.cancel(true);
-      attempt.future.thenAccept(discard);
+      attempt.cancel();
       metrics.increment(Metric.ERRORS_NETWORK);
       failed(
           new ObjectStoreException(
@@ -298,11 +348,10 @@ public final class RetryingObjectClient implements ObjectClient {
         }
       }
       if (abandoned != null) {
-        abandoned.future.cancel(true);
-        abandoned.future.thenAccept(discard);
+        abandoned.cancel();
       }
       count(Metric.HEDGED_GETS, options);
-      sendAttempt(true);
+      sendAttempt(Kind.HEDGE);
     }
 
     private void answered(Attempt attempt, T value, Throwable failure) {
@@ -314,17 +363,69 @@ public final class RetryingObjectClient implements ObjectClient {
       }
       if (failure == null) {
         times.recordFirstByte(ticker.nanos() - attempt.sentNanos);
-        if (!result.complete(value)) {
-          discard.accept(value);
+        if (result.complete(value)) {
+          won(attempt);
         } else {
-          times.recordAnswer(attempt.hedge);
-          if (attempt.hedge) {
-            count(Metric.HEDGES_WON, options);
-            budget.hedgeWon(hedgesSent());
-          }
+          discard.accept(value);
+          settleTie(attempt, false);
         }
-      } else if (wasInFlight && !(failure instanceof CancellationException)) {
-        failed(Futures.asIoException(failure), othersInFlight);
+      } else {
+        settleTie(attempt, true);
+        if (wasInFlight && !(failure instanceof CancellationException)) {
+          failed(Futures.asIoException(failure), othersInFlight);
+        }
+      }
+    }
+
+    /**
+     * {@code winner} answered first. Every other attempt is cancelled, except that the other half
+     * of a tied pair is given a hedge deadline to answer too: if it does not, it stalled.
+     */
+    private void won(Attempt winner) {
+      Attempt partner = null;
+      synchronized (this) {
+        if (tied && winner.kind != Kind.HEDGE) {
+          partner = inFlight.stream().filter(a -> a.kind != Kind.HEDGE).findFirst().orElse(null);
+          awaitingVerdict = partner;
+        }
+      }
+      if (tied) {
+        cancelAttemptsExcept(partner);
+      }
+      if (partner != null) {
+        Attempt late = partner;
+        if (!schedule(() -> settleTie(late, true), times.hedgeDeadlineNanos())) {
+          settleTie(late, true);
+        }
+        return;
+      }
+      // In a tied call, a hedge was sent only if both halves of the pair waited past the deadline.
+      times.recordAnswer(winner.kind == Kind.HEDGE || (isTied() && hedgesSent() > 0));
+      if (winner.kind == Kind.HEDGE) {
+        count(Metric.HEDGES_WON, options);
+        budget.hedgeWon(hedgesSent());
+      }
+    }
+
+    /**
+     * The other half of a tied pair answered after the winner ({@code stalled} false), failed, or
+     * was still waiting a hedge deadline later ({@code stalled} true): the call's answer is
+     * recorded, and a stalled attempt is cancelled. Only the first of these counts.
+     */
+    private void settleTie(Attempt partner, boolean stalled) {
+      synchronized (this) {
+        if (awaitingVerdict != partner) {
+          return;
+        }
+        awaitingVerdict = null;
+        inFlight.remove(partner);
+      }
+      if (stalled) {
+        partner.cancel();
+      }
+      times.recordAnswer(stalled);
+      if (stalled && partner.kind == Kind.TRY) {
+        count(Metric.HEDGES_WON, options); // the tied copy answered for a stalled first attempt
       }
     }
 
@@ -352,7 +453,7 @@ public final class RetryingObjectClient implements ObjectClient {
       }
       count(Metric.RETRIES, options);
       try {
-        scheduler.schedule(() -> sendAttempt(false), delayNanos);
+        scheduler.schedule(() -> sendAttempt(Kind.TRY), delayNanos);
       } catch (RejectedExecutionException closed) {
         result.completeExceptionally(RetryPolicy.exhausted(error, tried() + "; the client closed"));
       }
@@ -369,20 +470,23 @@ public final class RetryingObjectClient implements ObjectClient {
     private synchronized String tried() {
       return attempts
           + (attempts == 1 ? " attempt" : " attempts")
+          + (tied ? " (the first sent twice at once)" : "")
           + (hedges == 0 ? "" : " and " + hedges + (hedges == 1 ? " hedge" : " hedges"));
     }
 
-    private void cancelAttempts() {
-      List<Attempt> losers;
+    private void cancelAttemptsExcept(Attempt spared) {
+      List<Attempt> losers = new ArrayList<>();
       synchronized (this) {
-        losers = List.copyOf(inFlight);
-        inFlight.clear();
+        for (Attempt attempt : List.copyOf(inFlight)) {
+          if (attempt != spared) {
+            inFlight.remove(attempt);
+            losers.add(attempt);
+          }
+        }
       }
       for (Attempt loser : losers) {
-        CompletableFuture<T> future = loser.future;
-        if (future != null) {
-          future.cancel(true);
-          future.thenAccept(discard);
+        if (loser.future != null) {
+          loser.cancel();
         }
       }
     }

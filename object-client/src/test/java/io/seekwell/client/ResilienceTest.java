@@ -217,6 +217,93 @@ class ResilienceTest {
     assertStalledGetCopiedAt(CONFIG.hedgeFloor()); // the usual deadline
   }
 
+  /** Eight answers at 20 ms, then enough stalled GETs answered by copies to start tying. */
+  private void stallUntilTying() throws Exception {
+    for (int i = 0; i < ResponseTimes.MIN_SAMPLES; i++) {
+      answeredAfter(Duration.ofMillis(20));
+    }
+    for (int i = 0; i < ResponseTimes.TYING_STALLS; i++) {
+      assertStalledGetCopiedAt(
+          i < ResponseTimes.STALLING_WINS ? CONFIG.hedgeFloor() : Duration.ofMillis(20));
+    }
+  }
+
+  @Test
+  void whileOneRequestInEightStallsASmallGetIsSentTwiceAtOnceAndTheStalledHalfIsCancelled()
+      throws Exception {
+    stallUntilTying();
+    long hedged = metrics.get(Metric.HEDGED_GETS);
+    long won = metrics.get(Metric.HEDGES_WON);
+    int sent = faults.sentGets().size();
+
+    faults.thenHang(); // the first attempt stalls; its tied copy answers at once
+    assertArrayEquals(CONTENT, readAll(client.getObject(ALL)));
+    assertEquals(sent + 2, faults.sentGets().size(), "sent twice at once");
+    assertEquals(hedged + 1, metrics.get(Metric.HEDGED_GETS));
+    CompletableFuture<ObjectContent> stalled = faults.hungGets().get(faults.hungGets().size() - 1);
+    clock.advance(Duration.ofMillis(20).minusNanos(1));
+    assertFalse(stalled.isCancelled(), "the other half has a hedge deadline to answer");
+    clock.advance(Duration.ofNanos(1));
+    assertTrue(stalled.isCancelled(), "and is cancelled when it has not");
+    assertEquals(won + 1, metrics.get(Metric.HEDGES_WON));
+    assertEquals(0, store.openContents());
+  }
+
+  @Test
+  void tyingEndsWhenTheOtherHalfOfEveryPairAnswersInTime() throws Exception {
+    stallUntilTying();
+    long won = metrics.get(Metric.HEDGES_WON);
+    // The stalls leave the window of the last 64 requests one by one; once fewer than 8 remain,
+    // requests go out once again.
+    int tiedRequests = ResponseTimes.CALLS_WINDOW - ResponseTimes.TYING_STALLS + 1;
+    for (int i = 0; i < tiedRequests; i++) {
+      int sent = faults.sentGets().size();
+      faults.thenHang().thenHang();
+      CompletableFuture<ObjectContent> response = client.getObject(ALL);
+      assertEquals(sent + 2, faults.sentGets().size(), "request " + i + " is tied");
+      List<CompletableFuture<ObjectContent>> pair = faults.hungGets();
+      clock.advance(Duration.ofMillis(15));
+      pair.get(pair.size() - 1).complete(store.getObject(ALL).join());
+      assertArrayEquals(CONTENT, readAll(response));
+      clock.advance(Duration.ofMillis(5)); // the other half, within a deadline of the first
+      pair.get(pair.size() - 2).complete(store.getObject(ALL).join());
+    }
+    assertEquals(won, metrics.get(Metric.HEDGES_WON), "no pair stalled");
+    assertEquals(0, store.openContents(), "answers of the losing halves are closed");
+
+    int sent = faults.sentGets().size();
+    assertArrayEquals(CONTENT, readAll(client.getObject(ALL)));
+    assertEquals(sent + 1, faults.sentGets().size(), "7 stalls in the last 64 requests: sent once");
+  }
+
+  @Test
+  void aTiedPairThatBothStallIsHedgedAtTheDeadline() throws Exception {
+    stallUntilTying();
+    long hedged = metrics.get(Metric.HEDGED_GETS);
+    faults.thenHang().thenHang();
+    CompletableFuture<ObjectContent> response = client.getObject(ALL);
+    clock.advance(Duration.ofMillis(20).minusNanos(1));
+    assertFalse(response.isDone());
+    assertEquals(hedged + 1, metrics.get(Metric.HEDGED_GETS), "the tied copy only");
+    clock.advance(Duration.ofNanos(1));
+    assertArrayEquals(CONTENT, readAll(response));
+    assertEquals(hedged + 2, metrics.get(Metric.HEDGED_GETS));
+    List<CompletableFuture<ObjectContent>> hung = faults.hungGets();
+    assertTrue(hung.get(hung.size() - 1).isCancelled() && hung.get(hung.size() - 2).isCancelled());
+  }
+
+  @Test
+  void aGetOfMoreThanTheTiedMaximumIsNeverTied() throws Exception {
+    stallUntilTying();
+    ObjectLocation large = ObjectLocation.of("bucket", "large");
+    byte[] bytes = TestData.randomBytes(12, (int) RetryingObjectClient.TIED_MAX_BYTES + 1);
+    store.put(large, bytes);
+    int sent = faults.sentGets().size();
+    assertArrayEquals(
+        bytes, readAll(client.getObject(GetRequest.of(large, ByteRange.of(0, bytes.length - 1)))));
+    assertEquals(sent + 1, faults.sentGets().size());
+  }
+
   @Test
   void anAttemptIsGivenUpAtItsHeadersTimeoutWhichDoublesWithEachTryAndTheClientIsTold()
       throws Exception {
