@@ -166,9 +166,11 @@ public final class S3SeekableInputStream extends SeekableInputStream {
    * ranges are handed to {@code release}. A range past the end of the object fails its own future
    * with {@link EOFException}. The stream's position is unchanged.
    *
+   * @return how many runs the ranges were merged into (each is then fetched in parts of at most the
+   *     target request size, or found in the cache)
    * @throws IllegalArgumentException if a range has a negative offset or length, or two overlap
    */
-  public void readVectored(
+  public int readVectored(
       List<ObjectRange> ranges, IntFunction<ByteBuffer> allocate, Consumer<ByteBuffer> release)
       throws IOException {
     ensureOpen();
@@ -184,7 +186,7 @@ public final class S3SeekableInputStream extends SeekableInputStream {
     synchronized (strategyLock) {
       strategy.beforeVectoredRead(readable);
     }
-    vectored.read(uri, reader, sorted, allocate, release);
+    return vectored.read(uri, reader, sorted, allocate, release);
   }
 
   private void readExactly(long start, byte[] buffer, int offset, int len) throws IOException {

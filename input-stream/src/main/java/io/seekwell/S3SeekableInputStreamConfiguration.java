@@ -30,19 +30,25 @@ public final class S3SeekableInputStreamConfiguration {
 
   /**
    * Reads the settings ({@code physicalio.*}, {@code logicalio.*}, {@code client.*}) from {@code
-   * configuration}.
+   * configuration}. A key no setting reads is refused here, or, under {@code logicalio.} (where
+   * format plug-ins have their keys), when a factory is made with this configuration.
    *
-   * @throws IllegalArgumentException naming the key, for a value that cannot be used
+   * @throws IllegalArgumentException naming the key, for a value that cannot be used or a key that
+   *     is not a setting (with the nearest known key)
    */
   public static S3SeekableInputStreamConfiguration fromConfiguration(
       ConnectorConfiguration configuration) {
     Builder builder = builder();
     builder.rawConfiguration = configuration;
-    return builder
-        .physicalIO(PhysicalIOConfiguration.fromConfiguration(configuration))
-        .logicalIO(LogicalIOConfiguration.fromConfiguration(configuration))
-        .client(ObjectClientConfiguration.fromConfiguration(configuration))
-        .build();
+    S3SeekableInputStreamConfiguration read =
+        builder
+            .physicalIO(PhysicalIOConfiguration.fromConfiguration(configuration))
+            .logicalIO(LogicalIOConfiguration.fromConfiguration(configuration))
+            .client(ObjectClientConfiguration.fromConfiguration(configuration))
+            .build();
+    String pluginKeys = configuration.fullKey(LogicalIOConfiguration.PREFIX);
+    configuration.requireEveryKeyRead(key -> key.startsWith(pluginKeys));
+    return read;
   }
 
   /** A builder with every setting at its default. */

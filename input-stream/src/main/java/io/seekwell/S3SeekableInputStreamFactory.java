@@ -3,6 +3,7 @@ package io.seekwell;
 import io.seekwell.client.RetryingObjectClient;
 import io.seekwell.client.S3SdkObjectClient;
 import io.seekwell.client.S3SyncSdkObjectClient;
+import io.seekwell.common.Version;
 import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.concurrent.Scheduler;
 import io.seekwell.common.concurrent.Ticker;
@@ -17,9 +18,15 @@ import io.seekwell.logical.ReadStrategy;
 import io.seekwell.physical.FetchContext;
 import io.seekwell.physical.ObjectReader;
 import io.seekwell.physical.PhysicalIO;
+import io.seekwell.physical.PhysicalIOConfiguration;
 import java.io.IOException;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -32,6 +39,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * to a convenience constructor stays the caller's and is not closed.
  */
 public final class S3SeekableInputStreamFactory implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(S3SeekableInputStreamFactory.class);
+  private static final AtomicBoolean ANNOUNCED = new AtomicBoolean();
 
   private final ObjectClient client;
   private final Metrics metrics;
@@ -64,6 +74,15 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
       Ticker ticker) {
     Objects.requireNonNull(client, "client");
     this.configuration = Objects.requireNonNull(configuration, "configuration");
+    this.strategies = new ReadStrategySelector(configuration);
+    try {
+      // The format plug-ins have read their keys now: any key left is not a setting.
+      configuration.rawConfiguration().requireEveryKeyRead(key -> false);
+    } catch (IllegalArgumentException e) {
+      strategies.close();
+      scheduler.close();
+      throw e;
+    }
     this.metrics = new Metrics();
     this.client =
         new RetryingObjectClient(
@@ -73,8 +92,35 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
             scheduler,
             ticker);
     this.physicalIO = new PhysicalIO(this.client, configuration.physicalIO(), metrics, ticker);
-    this.strategies = new ReadStrategySelector(configuration);
+    announce(configuration, strategies.formatNames());
     this.vectored = new VectoredReads(physicalIO::mergeGap);
+  }
+
+  /**
+   * Says once per JVM, at INFO, that Seekwell reads and with which main settings, so that a user
+   * can tell from the engine's log that it is on; later factories say it at DEBUG.
+   */
+  private static void announce(
+      S3SeekableInputStreamConfiguration configuration, List<String> formats) {
+    PhysicalIOConfiguration physical = configuration.physicalIO();
+    String settings =
+        "memory limit "
+            + physical.maxMemoryLimit()
+            + " bytes, requests up to "
+            + physical.targetRequestSize()
+            + " bytes, metadata kept "
+            + physical.metadataCacheTtl()
+            + ", up to "
+            + configuration.client().maxAttempts()
+            + " attempts, hedging "
+            + (configuration.client().hedgeMaxCopies() > 0 ? "on" : "off")
+            + ", format plug-ins "
+            + formats;
+    if (ANNOUNCED.compareAndSet(false, true)) {
+      LOG.info("Seekwell {} reads from S3: {}", Version.current(), settings);
+    } else {
+      LOG.debug("Seekwell {} stream factory: {}", Version.current(), settings);
+    }
   }
 
   /** A factory over an {@link S3AsyncClient}, built with the Netty HTTP client or the CRT. */
@@ -132,13 +178,17 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     if (information.objectMetadata().isPresent()) {
       return information.objectMetadata().get();
     }
-    return Futures.await(
+    return awaitHead(
+        uri,
         physicalIO.metadata(
             uri.location(),
             information.requestOptions(),
-            () -> information.requestCallback().onHeadRequest(uri)),
-        configuration.physicalIO().readTimeout().toNanos(),
-        "HEAD " + uri);
+            () -> information.requestCallback().onHeadRequest(uri)));
+  }
+
+  private ObjectMetadata awaitHead(S3URI uri, CompletableFuture<ObjectMetadata> head)
+      throws IOException {
+    return Futures.await(head, configuration.physicalIO().readTimeout().toNanos(), "HEAD " + uri);
   }
 
   /**
@@ -149,6 +199,36 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
   public ObjectMetadata metadata(S3URI uri) throws IOException {
     Objects.requireNonNull(uri, "uri");
     return metadata(uri, OpenStreamInformation.ofDefaults());
+  }
+
+  /**
+   * Forgets what the factory cached of {@code uri}: its length and ETag and its bytes, of every
+   * version and SSE-C key, before this returns. Call it after writing, overwriting or deleting the
+   * object by other means, so that the next open or {@link #metadata} sees it as the store has it
+   * now rather than as cached (for up to {@code physicalio.metadata.cache.ttl}). Streams already
+   * open keep reading the version they opened.
+   */
+  public void invalidate(S3URI uri) {
+    physicalIO.invalidate(Objects.requireNonNull(uri, "uri").location());
+  }
+
+  /**
+   * The length and ETag of {@code uri} as the store has them now: one HEAD, sent with {@code
+   * information}'s SSE-C key and request options, whatever was cached. Its answer replaces the
+   * cached one, so later opens by length see the same version. For callers whose contract is to ask
+   * the store, such as a file system's {@code exists()}.
+   *
+   * @throws java.io.FileNotFoundException if the object does not exist
+   */
+  public ObjectMetadata freshMetadata(S3URI uri, OpenStreamInformation information)
+      throws IOException {
+    Objects.requireNonNull(uri, "uri");
+    return awaitHead(
+        uri,
+        physicalIO.freshMetadata(
+            uri.location(),
+            information.requestOptions(),
+            () -> information.requestCallback().onHeadRequest(uri)));
   }
 
   /** The factory's counters: requests, bytes, retries, errors. */

@@ -35,8 +35,10 @@ final class VectoredReads {
   /**
    * Reads {@code sorted} ranges (as {@link #validated} returns them) of the object {@code reader}
    * reads; see the stream's readVectored.
+   *
+   * @return how many runs the readable ranges were merged into
    */
-  void read(
+  int read(
       S3URI uri,
       ObjectReader reader,
       List<ObjectRange> sorted,
@@ -62,12 +64,14 @@ final class VectoredReads {
         readable.stream()
             .map(range -> ByteRange.ofLength(range.getOffset(), range.getLength()))
             .toList();
-    for (ByteRange merged : ByteRanges.coalesce(wanted, mergeGap.getAsLong())) {
+    List<ByteRange> runs = ByteRanges.coalesce(wanted, mergeGap.getAsLong());
+    for (ByteRange merged : runs) {
       reader.prefetch(merged);
     }
     for (ObjectRange range : readable) {
       deliver(reader, range, allocate, release);
     }
+    return runs.size();
   }
 
   private void deliver(

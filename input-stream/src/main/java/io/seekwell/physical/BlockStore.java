@@ -13,6 +13,7 @@ import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectChangedException;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
+import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
 import java.io.IOException;
 import java.io.InputStream;
@@ -77,13 +78,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * (which takes the object's plan lock while planning, never during I/O), {@link #touch}, and {@link
  * #get} for direct reads. Fetch threads run {@link #get} for blocks and fill them; waiters of a
  * block are completed on the fetch thread that received their bytes. Any thread may call {@link
- * #release}, {@link #invalidate} and {@link #close}. The store-wide eviction lock is taken only
- * when a reservation does not fit, and never while waiting for I/O; there is no lock on the path of
- * a read of cached bytes.
+ * #release}, both {@code invalidate} methods and {@link #close}. The store-wide eviction lock is
+ * taken only when a reservation does not fit, and never while waiting for I/O; there is no lock on
+ * the path of a read of cached bytes.
  *
  * <p><b>Versions.</b> Every GET of a version carries its ETag as {@code If-Match} once known; a
  * response naming another version, or a 412, drops the version's blocks and metadata ({@link
- * #invalidate}). Bytes are shared only between streams whose requests carry the same SSE-C key.
+ * #invalidate(ObjectBlocks)}); {@link #invalidate(ObjectLocation)} forgets every version of an
+ * object its caller wrote or deleted. Bytes are shared only between streams whose requests carry
+ * the same SSE-C key.
  *
  * <p><b>Closing.</b> {@link #close} cancels every GET waiting for headers, closes every body being
  * received (which ends blocked reads), stops the fetch threads and drops every block, so no thread,
@@ -185,7 +188,7 @@ final class BlockStore implements AutoCloseable {
    */
   void checkVersion(ObjectBlocks blocks, ObjectContent content) throws ObjectChangedException {
     String pinned = blocks.pin(content.etag());
-    if (pinned == null) {
+    if (pinned == null && objects.get(blocks.key()) == blocks) {
       metadata.remember(blocks.key().scope(), ObjectMetadata.of(blocks.length(), content.etag()));
     } else if (!pinned.equals(content.etag())) {
       throw new ObjectChangedException(
@@ -330,7 +333,8 @@ final class BlockStore implements AutoCloseable {
       // Forget first, so that whoever sees the failure also finds the object forgotten.
       drop(block);
       block.fail(e);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      // Errors too go to the readers, not to the fetch thread's uncaught handler.
       drop(block);
       block.fail(
           new IOException("GET " + blocks.key().location() + " " + block.range() + " failed", e));
@@ -349,7 +353,7 @@ final class BlockStore implements AutoCloseable {
             try {
               get(blocks, range, context, reader);
               done.complete(null);
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | Error e) {
               done.completeExceptionally(e);
             }
           });
@@ -406,6 +410,23 @@ final class BlockStore implements AutoCloseable {
     } finally {
       inFlight.remove(response);
     }
+  }
+
+  /**
+   * Forgets everything of {@code location}, every version and SSE-C key: its metadata, and its
+   * blocks, which leave the index so that the next open fetches afresh. Streams already open keep
+   * reading what they hold until they close; their responses no longer teach the metadata store.
+   */
+  void invalidate(ObjectLocation location) {
+    for (ObjectKey key : objects.keySet()) {
+      if (key.location().equals(location)) {
+        ObjectBlocks detached = objects.remove(key);
+        if (detached != null) {
+          dropBlocks(detached);
+        }
+      }
+    }
+    metadata.invalidate(location);
   }
 
   /** Drops every cached block of {@code blocks}' version and the object's metadata. */

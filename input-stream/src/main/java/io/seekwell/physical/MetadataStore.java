@@ -47,6 +47,16 @@ final class MetadataStore {
         });
   }
 
+  /**
+   * The metadata of {@code location} as the store has it now: what was cached is forgotten and one
+   * HEAD is sent (shared only with callers that asked after this one), whose answer is cached.
+   */
+  CompletableFuture<ObjectMetadata> refresh(
+      ObjectLocation location, RequestOptions options, Runnable onHead) {
+    cache.synchronous().invalidate(ScopedLocation.of(location, options));
+    return get(location, options, onHead);
+  }
+
   /** The metadata of {@code location} if it is cached (not merely being fetched). */
   Optional<ObjectMetadata> cached(ScopedLocation location) {
     CompletableFuture<ObjectMetadata> future = cache.getIfPresent(location);
@@ -63,6 +73,11 @@ final class MetadataStore {
   /** Forgets {@code location}, so that the next open asks the store again. */
   void invalidate(ScopedLocation location) {
     cache.synchronous().invalidate(location);
+  }
+
+  /** Forgets {@code location} under every SSE-C key; a HEAD in flight is not cached when done. */
+  void invalidate(ObjectLocation location) {
+    cache.asMap().keySet().removeIf(scoped -> scoped.location().equals(location));
   }
 
   void clear() {

@@ -37,6 +37,15 @@ public final class PhysicalIO implements AutoCloseable {
     return metadata.get(location, options, onHead);
   }
 
+  /**
+   * The metadata of {@code location} from a HEAD sent now rather than from the cache; the answer
+   * replaces what was cached. {@code onHead} is told when the HEAD is sent.
+   */
+  public CompletableFuture<ObjectMetadata> freshMetadata(
+      ObjectLocation location, RequestOptions options, Runnable onHead) {
+    return metadata.refresh(location, options, onHead);
+  }
+
   /** A reader of the object version {@code metadata} describes. The caller closes it. */
   public ObjectReader open(ObjectLocation location, ObjectMetadata metadata, FetchContext context) {
     ScopedLocation scope = ScopedLocation.of(location, context.options());
@@ -61,6 +70,14 @@ public final class PhysicalIO implements AutoCloseable {
 
   private ObjectReader reader(ObjectBlocks state, FetchContext context) {
     return new ObjectReader(blocks, state, context, configuration.readTimeout().toNanos());
+  }
+
+  /**
+   * Forgets the metadata and cached bytes of {@code location}, so that the next open sees the
+   * object as the store has it now. Streams already open keep the version they read.
+   */
+  public void invalidate(ObjectLocation location) {
+    blocks.invalidate(location);
   }
 
   /** The gap up to which vectored ranges are merged into one GET. */

@@ -45,7 +45,10 @@ public final class BlockingCalls implements AutoCloseable {
               if (!future.complete(result)) {
                 discard.accept(result);
               }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+              // An Error too (say, a NoSuchMethodError from an SDK older than Seekwell was built
+              // against) goes to the caller: escaping here, it would end the thread, and engines
+              // such as Spark end the JVM on any uncaught error.
               future.completeExceptionally(e);
             }
           });

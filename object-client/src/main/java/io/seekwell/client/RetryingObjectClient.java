@@ -271,7 +271,7 @@ public final class RetryingObjectClient implements ObjectClient {
       CompletableFuture<T> future;
       try {
         future = send.apply(options.withHeadersTimeout(Duration.ofNanos(attempt.timeoutNanos)));
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         future = CompletableFuture.failedFuture(e);
       }
       attempt.future = future;

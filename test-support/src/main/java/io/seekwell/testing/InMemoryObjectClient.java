@@ -55,6 +55,11 @@ public final class InMemoryObjectClient implements ObjectClient {
     return etag;
   }
 
+  /** Removes the object at {@code location}, if any: later requests for it get a 404. */
+  public void delete(ObjectLocation location) {
+    objects.remove(location);
+  }
+
   /** Requests for {@code location} are refused from now on, as S3 does with HTTP 403. */
   public void refuse(ObjectLocation location) {
     refused.add(location);

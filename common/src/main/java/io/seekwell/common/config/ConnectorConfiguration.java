@@ -5,13 +5,17 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Typed, read-only access to the settings under one key prefix of a string map, as engines hand
- * them over (for example every key under {@code seekwell.}). Immutable and thread-safe: the map is
- * copied on construction.
+ * them over (for example every key under {@code seekwell.}). Thread-safe: the map is copied on
+ * construction and never changes. It remembers which keys were read, so that a key no setting reads
+ * (a misspelling) can be refused ({@link #requireEveryKeyRead}).
  *
  * <p>Sizes accept plain bytes or a unit ({@code 64KB}, {@code 8MiB}, {@code 1GB}); decimal and
  * binary units both mean powers of 1024, as is usual for buffer sizes. Durations accept {@code ms},
@@ -23,10 +27,12 @@ public final class ConnectorConfiguration {
 
   private final String prefix;
   private final Map<String, String> values;
+  private final Set<String> consulted;
 
-  private ConnectorConfiguration(String prefix, Map<String, String> values) {
+  private ConnectorConfiguration(String prefix, Map<String, String> values, Set<String> consulted) {
     this.prefix = prefix;
     this.values = values;
+    this.consulted = consulted;
   }
 
   /** A configuration over every entry of {@code map}, with no prefix. */
@@ -49,18 +55,75 @@ public final class ConnectorConfiguration {
             selected.put(key.substring(prefix.length()), value.trim());
           }
         });
-    return new ConnectorConfiguration(prefix, Map.copyOf(selected));
+    return new ConnectorConfiguration(prefix, Map.copyOf(selected), ConcurrentHashMap.newKeySet());
   }
 
   /** An empty configuration: every getter returns its default. */
   public static ConnectorConfiguration empty() {
-    return new ConnectorConfiguration("", Map.of());
+    return new ConnectorConfiguration("", Map.of(), ConcurrentHashMap.newKeySet());
   }
 
-  /** The settings under {@code subPrefix} of this configuration, with that part removed. */
+  /**
+   * The settings under {@code subPrefix} of this configuration, with that part removed. Keys read
+   * through it count as read here too ({@link #requireEveryKeyRead}).
+   */
   public ConnectorConfiguration narrow(String subPrefix) {
     ConnectorConfiguration narrowed = of(values, subPrefix);
-    return new ConnectorConfiguration(prefix + subPrefix, narrowed.values);
+    return new ConnectorConfiguration(prefix + subPrefix, narrowed.values, consulted);
+  }
+
+  /**
+   * Checks that every key set here was read by a setting, through this configuration or one
+   * narrowed from it, except those {@code excused} accepts (full keys): a misspelled key would
+   * otherwise be ignored in silence.
+   *
+   * @throws IllegalArgumentException naming the first unknown key, and the known key nearest to it
+   */
+  public void requireEveryKeyRead(Predicate<String> excused) {
+    for (String key : values.keySet()) {
+      String full = fullKey(key);
+      if (!consulted.contains(full) && !excused.test(full)) {
+        throw new IllegalArgumentException(
+            "Unknown configuration key '"
+                + full
+                + "'"
+                + nearest(full).map(known -> ": did you mean '" + known + "'?").orElse(""));
+      }
+    }
+  }
+
+  /** The key read so far that is fewest edits away from {@code key}, if any is close. */
+  private Optional<String> nearest(String key) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String known : consulted) {
+      int distance = editDistance(key, known);
+      if (distance < bestDistance) {
+        best = known;
+        bestDistance = distance;
+      }
+    }
+    return bestDistance <= Math.max(3, key.length() / 3) ? Optional.of(best) : Optional.empty();
+  }
+
+  /** Levenshtein distance: insertions, deletions and substitutions of one character. */
+  private static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
   }
 
   /** The full key, prefix included, as the user wrote it. */
@@ -70,12 +133,19 @@ public final class ConnectorConfiguration {
 
   /** The raw value of {@code key}, if set. */
   public Optional<String> getString(String key) {
-    return Optional.ofNullable(values.get(key));
+    return Optional.ofNullable(read(key));
   }
 
   /** The raw value of {@code key}, or {@code defaultValue}. */
   public String getString(String key, String defaultValue) {
-    return values.getOrDefault(key, defaultValue);
+    String value = read(key);
+    return value != null ? value : defaultValue;
+  }
+
+  /** The value of {@code key} or null, the key counted as known. */
+  private String read(String key) {
+    consulted.add(fullKey(key));
+    return values.get(key);
   }
 
   /** An integer value. */
@@ -156,7 +226,7 @@ public final class ConnectorConfiguration {
   }
 
   private <T> T get(String key, T defaultValue, String expected, Function<String, T> parser) {
-    String text = values.get(key);
+    String text = read(key);
     if (text == null) {
       return defaultValue;
     }

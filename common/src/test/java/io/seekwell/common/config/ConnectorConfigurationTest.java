@@ -189,4 +189,33 @@ class ConnectorConfigurationTest {
   void valuesAreTrimmed() {
     assertEquals(65536, config("s", " 64KB ").getSize("s", 1));
   }
+
+  @Test
+  void aKeyNoSettingReadIsRefusedWithTheNearestKnownKey() {
+    ConnectorConfiguration config =
+        ConnectorConfiguration.of(
+            Map.of("seekwell.physicalio.max.memory.limt", "1GB", "seekwell.client.x", "1"),
+            "seekwell.");
+    ConnectorConfiguration physical = config.narrow("physicalio.");
+    physical.getSize("max.memory.limit", 1);
+    physical.getSize("metadata.cache.size", 1);
+    config.getInt("client.x", 0);
+    IllegalArgumentException error =
+        assertThrows(IllegalArgumentException.class, () -> config.requireEveryKeyRead(k -> false));
+    assertEquals(
+        "Unknown configuration key 'seekwell.physicalio.max.memory.limt': did you mean"
+            + " 'seekwell.physicalio.max.memory.limit'?",
+        error.getMessage());
+    config.requireEveryKeyRead(key -> key.startsWith("seekwell.physicalio."));
+  }
+
+  @Test
+  void anUnknownKeyFarFromEveryKnownOneIsRefusedWithoutASuggestion() {
+    ConnectorConfiguration config = config("something.else.entirely", "1");
+    config.getInt("client.retry.max.attempts", 3);
+    IllegalArgumentException error =
+        assertThrows(IllegalArgumentException.class, () -> config.requireEveryKeyRead(k -> false));
+    assertEquals(
+        "Unknown configuration key 'seekwell.something.else.entirely'", error.getMessage());
+  }
 }

@@ -196,10 +196,21 @@ final class SeekwellS3aInputStream extends ObjectInputStream implements CanUnbuf
     for (FileRange range : sorted) {
       CompletableFuture<ByteBuffer> data = new CompletableFuture<>();
       range.setData(data);
-      seekwellRanges.add(new ObjectRange(data, range.getOffset(), range.getLength()));
+      CompletableFuture<ByteBuffer> fetched = new CompletableFuture<>();
+      fetched.whenComplete(
+          (buffer, failure) -> {
+            if (failure == null) {
+              // Counted as S3A's own stream counts them, before the caller can see the bytes.
+              statistics.bytesRead(range.getLength());
+              data.complete(buffer);
+            } else {
+              data.completeExceptionally(failure);
+            }
+          });
+      seekwellRanges.add(new ObjectRange(fetched, range.getOffset(), range.getLength()));
     }
-    statistics.readVectoredOperationStarted(ranges.size(), ranges.size());
-    stream.readVectored(seekwellRanges, allocate, release);
+    int combined = stream.readVectored(seekwellRanges, allocate, release);
+    statistics.readVectoredOperationStarted(ranges.size(), combined);
   }
 
   @Override

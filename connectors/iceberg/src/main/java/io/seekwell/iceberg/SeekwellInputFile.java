@@ -2,6 +2,7 @@ package io.seekwell.iceberg;
 
 import io.seekwell.S3SeekableInputStreamFactory;
 import io.seekwell.S3URI;
+import io.seekwell.common.object.ObjectMetadata;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,7 +13,10 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * An Iceberg {@link InputFile} read through Seekwell. With the length known (from a manifest)
- * streams open with no HEAD; otherwise the length comes from one cached HEAD. Thread-safe.
+ * streams open with no HEAD. As Iceberg's own input file does, it asks the store with one HEAD when
+ * {@link #exists()} is called, or {@link #getLength()} with no length known, and keeps the answer:
+ * never an answer cached for another file object, which could predate a delete or an overwrite by
+ * another writer. Thread-safe.
  */
 final class SeekwellInputFile implements InputFile {
 
@@ -21,6 +25,7 @@ final class SeekwellInputFile implements InputFile {
   private final SeekwellReads reads;
   private final S3Client s3;
   private volatile long length;
+  private volatile ObjectMetadata asked;
 
   SeekwellInputFile(String location, long length, SeekwellReads reads, S3Client s3) {
     this.location = location;
@@ -31,20 +36,14 @@ final class SeekwellInputFile implements InputFile {
   }
 
   /**
-   * The file's length.
+   * The file's length: the one it was created with, or from a HEAD.
    *
    * @throws NotFoundException if the object does not exist
    */
   @Override
   public long getLength() {
     if (length < 0) {
-      try {
-        length = factory().metadata(uri).length();
-      } catch (FileNotFoundException e) {
-        throw notFound(e);
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot get the length of " + location, e);
-      }
+      length = askStore().length();
     }
     return length;
   }
@@ -72,15 +71,31 @@ final class SeekwellInputFile implements InputFile {
     return location;
   }
 
-  /** Whether the object exists, asked with a HEAD (cached) unless the length is known. */
+  /** Whether the object exists, asked with a HEAD the first time (a yes is kept). */
   @Override
   public boolean exists() {
     try {
-      getLength();
+      askStore();
       return true;
     } catch (NotFoundException e) {
       return false;
     }
+  }
+
+  /** The object's metadata from one HEAD of this file, sent now if none answered before. */
+  private ObjectMetadata askStore() {
+    ObjectMetadata known = asked;
+    if (known == null) {
+      try {
+        known = factory().freshMetadata(uri, reads.openInformation(-1));
+      } catch (FileNotFoundException e) {
+        throw notFound(e);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot HEAD " + location, e);
+      }
+      asked = known;
+    }
+    return known;
   }
 
   private S3SeekableInputStreamFactory factory() {

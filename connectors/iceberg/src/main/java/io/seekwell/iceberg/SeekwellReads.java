@@ -3,6 +3,7 @@ package io.seekwell.iceberg;
 import io.seekwell.OpenStreamInformation;
 import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.S3SeekableInputStreamFactory;
+import io.seekwell.S3URI;
 import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.common.object.CustomerKey;
@@ -47,6 +48,12 @@ final class SeekwellReads implements AutoCloseable {
     }
     return factories.computeIfAbsent(
         s3, client -> new S3SeekableInputStreamFactory(client, configuration));
+  }
+
+  /** Forgets what every factory cached of {@code location}. */
+  void forget(String location) {
+    S3URI uri = S3URI.parse(location);
+    factories.values().forEach(factory -> factory.invalidate(uri));
   }
 
   /** How to open a stream of a file: its length if known, and the SSE-C key if any. */

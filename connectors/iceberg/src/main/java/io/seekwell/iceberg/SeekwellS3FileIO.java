@@ -1,9 +1,14 @@
 package io.seekwell.iceberg;
 
 import io.seekwell.common.metrics.MetricsSnapshot;
+import java.util.Iterator;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.iceberg.aws.s3.S3FileIO;
+import org.apache.iceberg.io.BulkDeletionFailureException;
 import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.util.SerializableSupplier;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -13,6 +18,12 @@ import software.amazon.awssdk.services.s3.S3Client;
  * property {@code io-impl=io.seekwell.iceberg.SeekwellS3FileIO}. Writes, deletes, listing, clients
  * and credentials stay Iceberg's; reads use the S3 client Iceberg built for the file's location,
  * with Seekwell's caching, read-ahead, Parquet footer prefetch and coalesced vectored reads.
+ *
+ * <p>Writes, overwrites, deletes and recoveries through this FileIO make Seekwell forget what it
+ * cached of the location as soon as they are done, so this FileIO never answers {@code exists()}, a
+ * length or bytes from before them. Changes made by other writers are seen once the cached metadata
+ * expires ({@code seekwell.physicalio.metadata.cache.ttl}), or at once when a GET finds that the
+ * version it read changed.
  *
  * <p>Seekwell settings come from the catalog properties under {@code seekwell.} (for example {@code
  * seekwell.physicalio.max.memory.limit=512MB}); SSE-C comes from Iceberg's own {@code
@@ -60,6 +71,72 @@ public class SeekwellS3FileIO extends S3FileIO {
   @Override
   public InputFile newInputFile(String path, long length) {
     return new SeekwellInputFile(path, length, reads(), client(path));
+  }
+
+  /** Iceberg's output file, whose streams make Seekwell forget the location once written. */
+  @Override
+  public OutputFile newOutputFile(String path) {
+    return new SeekwellOutputFile(super.newOutputFile(path), this);
+  }
+
+  /** Deletes the object, then forgets what Seekwell cached of it. */
+  @Override
+  public void deleteFile(String path) {
+    try {
+      super.deleteFile(path);
+    } finally {
+      forget(path);
+    }
+  }
+
+  /**
+   * Deletes the objects as Iceberg does (in batches), then forgets what Seekwell cached of each,
+   * those that failed to delete included. {@link #deletePrefix} comes here too.
+   */
+  @Override
+  public void deleteFiles(Iterable<String> paths) throws BulkDeletionFailureException {
+    Queue<String> passed = new ConcurrentLinkedQueue<>();
+    try {
+      super.deleteFiles(
+          () -> {
+            Iterator<String> each = paths.iterator();
+            return new Iterator<>() {
+              @Override
+              public boolean hasNext() {
+                return each.hasNext();
+              }
+
+              @Override
+              public String next() {
+                String path = each.next();
+                passed.add(path);
+                return path;
+              }
+            };
+          });
+    } finally {
+      passed.forEach(this::forget);
+    }
+  }
+
+  /**
+   * Restores the object's last version as Iceberg does, then forgets what Seekwell cached of it.
+   */
+  @Override
+  public boolean recoverFile(String path) {
+    try {
+      return super.recoverFile(path);
+    } finally {
+      forget(path);
+    }
+  }
+
+  /**
+   * Forgets the cached length, version and bytes of {@code path} in every Seekwell factory of this
+   * FileIO, before it returns.
+   */
+  void forget(String path) {
+    reads().forget(path);
   }
 
   /**
