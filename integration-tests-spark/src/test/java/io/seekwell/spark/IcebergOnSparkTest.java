@@ -1,0 +1,149 @@
+package io.seekwell.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.iceberg.SeekwellS3FileIO;
+import io.seekwell.testing.S3Endpoint;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.spark.Spark3Util;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Spark 4.1 with Iceberg 1.11 as users deploy them ({@code iceberg-spark-runtime}, {@code
+ * iceberg-aws-bundle}, and Seekwell's Iceberg bundle after them on the class path), one JDBC
+ * catalog over MinIO read by three sessions: with Iceberg's S3FileIO, with {@code
+ * io-impl=SeekwellS3FileIO}, and with Seekwell limited to 8 MB so that its cache evicts. Every
+ * query must answer the same in all three.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class IcebergOnSparkTest {
+
+  private static final String TABLE = "lake.db.events";
+  private static final String SEEKWELL = SeekwellS3FileIO.class.getName();
+
+  private static String bucket;
+  private static SparkSession iceberg;
+  private static SparkSession seekwell;
+  private static SparkSession tight;
+
+  @BeforeAll
+  static void start() {
+    bucket = TestStore.bucket("spark-iceberg");
+    S3Endpoint endpoint = TestStore.endpoint();
+    String catalog = "spark.sql.catalog.lake";
+    iceberg =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName("seekwell-iceberg")
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "4")
+            .config(
+                "spark.sql.extensions",
+                "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+            .config(catalog, "org.apache.iceberg.spark.SparkCatalog")
+            .config(catalog + ".type", "jdbc")
+            .config(catalog + ".io-impl", "org.apache.iceberg.aws.s3.S3FileIO")
+            // Each session's catalog sees the others' commits at once.
+            .config(catalog + ".cache-enabled", "false")
+            .config(catalog + ".uri", "jdbc:h2:mem:spark-iceberg;DB_CLOSE_DELAY=-1")
+            .config(catalog + ".warehouse", "s3://" + bucket + "/wh")
+            .config(catalog + ".s3.endpoint", endpoint.uri().toString())
+            .config(catalog + ".s3.path-style-access", "true")
+            .config(catalog + ".s3.access-key-id", endpoint.accessKey())
+            .config(catalog + ".s3.secret-access-key", endpoint.secretKey())
+            .config(catalog + ".client.region", "us-east-1")
+            .getOrCreate();
+    seekwell = iceberg.newSession();
+    seekwell.conf().set(catalog + ".io-impl", SEEKWELL);
+    tight = iceberg.newSession();
+    tight.conf().set(catalog + ".io-impl", SEEKWELL);
+    tight.conf().set(catalog + ".seekwell.physicalio.max.memory.limit", "8MB");
+  }
+
+  @AfterAll
+  static void stop() {
+    if (iceberg != null) {
+      iceberg.stop();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void writesDeletesAndInsertsGiveTheSameTableThroughEitherFileIo() {
+    iceberg.sql("CREATE NAMESPACE IF NOT EXISTS lake.db");
+    iceberg.sql(
+        "CREATE TABLE " + TABLE + " (id BIGINT, category STRING, amount DOUBLE) USING iceberg");
+    iceberg.sql("INSERT INTO " + TABLE + " " + rows(0, 600_000));
+    iceberg.sql("DELETE FROM " + TABLE + " WHERE id % 10 = 3");
+    seekwell.sql("INSERT INTO " + TABLE + " " + rows(600_000, 700_000));
+    seekwell.sql("DELETE FROM " + TABLE + " WHERE id BETWEEN 650000 AND 650999");
+
+    for (Map.Entry<String, String> query : queries().entrySet()) {
+      List<String> expected = answer(iceberg, query.getValue());
+      assertEquals(expected, answer(seekwell, query.getValue()), query.getKey());
+      assertEquals(expected, answer(tight, query.getValue()), query.getKey() + ", 8 MB");
+    }
+    assertEquals("[[639000]]", answer(seekwell, "SELECT count(*) FROM " + TABLE).toString());
+
+    SeekwellS3FileIO io =
+        assertInstanceOf(SeekwellS3FileIO.class, loadTable(seekwell).io(), "Seekwell is in use");
+    assertTrue(io.seekwellMetrics().get(Metric.GET_REQUESTS) > 0, io.seekwellMetrics()::toString);
+  }
+
+  @Test
+  @Order(2)
+  void dropTablePurgeRemovesEveryObjectOfTheTable() {
+    seekwell.sql("DROP TABLE " + TABLE + " PURGE");
+    assertEquals(List.of(), TestStore.keys(bucket, "wh/db/events/"));
+  }
+
+  private static String rows(long from, long to) {
+    return "SELECT id, concat('c', id % 7), (id * 37 % 1000) / 10.0 FROM range("
+        + from
+        + ", "
+        + to
+        + ")";
+  }
+
+  private static Map<String, String> queries() {
+    Map<String, String> queries = new LinkedHashMap<>();
+    queries.put("count", "SELECT count(*) FROM " + TABLE);
+    queries.put("sum", "SELECT round(sum(amount), 2), min(id), max(id) FROM " + TABLE);
+    queries.put(
+        "filter", "SELECT count(*) FROM " + TABLE + " WHERE amount > 50 AND category = 'c3'");
+    queries.put(
+        "group by",
+        "SELECT category, count(*), round(sum(amount), 2) FROM "
+            + TABLE
+            + " GROUP BY category ORDER BY category");
+    queries.put("full-scan hash", "SELECT bit_xor(xxhash64(id, category, amount)) FROM " + TABLE);
+    queries.put("files", "SELECT count(*), sum(record_count) FROM " + TABLE + ".files");
+    queries.put("snapshots", "SELECT operation FROM " + TABLE + ".snapshots ORDER BY committed_at");
+    queries.put("manifests", "SELECT count(*) FROM " + TABLE + ".manifests");
+    return queries;
+  }
+
+  private static List<String> answer(SparkSession session, String query) {
+    return session.sql(query).collectAsList().stream().map(Row::toString).toList();
+  }
+
+  private static org.apache.iceberg.Table loadTable(SparkSession session) {
+    try {
+      return Spark3Util.loadIcebergTable(session, TABLE);
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot load " + TABLE, e);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package io.seekwell.spark;
+
+import io.seekwell.testing.S3Endpoint;
+import io.seekwell.testing.SharedS3Server;
+import java.util.List;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * The MinIO server of these tests, and a few bucket operations through the engine's own AWS SDK
+ * (whichever of the run's class path: Iceberg's bundle or hadoop-aws's).
+ */
+final class TestStore {
+
+  private TestStore() {}
+
+  static S3Endpoint endpoint() {
+    return SharedS3Server.endpoint();
+  }
+
+  private static S3Client client() {
+    S3Endpoint endpoint = endpoint();
+    return S3Client.builder()
+        .endpointOverride(endpoint.uri())
+        .region(Region.US_EAST_1)
+        .forcePathStyle(true)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(endpoint.accessKey(), endpoint.secretKey())))
+        .build();
+  }
+
+  /** Creates {@code bucket}; returns its name. */
+  static String bucket(String bucket) {
+    try (S3Client s3 = client()) {
+      s3.createBucket(b -> b.bucket(bucket));
+    }
+    return bucket;
+  }
+
+  /** The keys under {@code prefix} of {@code bucket}. */
+  static List<String> keys(String bucket, String prefix) {
+    try (S3Client s3 = client()) {
+      return s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents().stream()
+          .map(S3Object::key)
+          .toList();
+    }
+  }
+}
