@@ -23,6 +23,8 @@ class BundleContentsTest {
       List.of(
           "io/seekwell/",
           "META-INF/services/io.seekwell.",
+          // S3aStreamSupportCheck, the one file system of Hadoop's service list in a bundle
+          "META-INF/services/org.apache.hadoop.fs.FileSystem",
           "META-INF/LICENSE",
           "META-INF/NOTICE",
           "META-INF/DEPENDENCIES");

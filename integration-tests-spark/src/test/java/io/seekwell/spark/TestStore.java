@@ -2,6 +2,10 @@ package io.seekwell.spark;
 
 import io.seekwell.testing.S3Endpoint;
 import io.seekwell.testing.SharedS3Server;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -31,6 +35,21 @@ final class TestStore {
             StaticCredentialsProvider.create(
                 AwsBasicCredentials.create(endpoint.accessKey(), endpoint.secretKey())))
         .build();
+  }
+
+  /**
+   * The lines this JVM has logged so far through Seekwell's loggers whose logger is named {@code
+   * logger} (the test configuration of log4j2 writes Seekwell's log to the file named by the system
+   * property {@code seekwell.log.file}, with the logger's simple name on each line).
+   */
+  static List<String> seekwellLog(String logger) {
+    try {
+      return Files.readAllLines(Path.of(System.getProperty("seekwell.log.file"))).stream()
+          .filter(line -> line.contains(" " + logger + ": "))
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Creates {@code bucket}; returns its name. */
