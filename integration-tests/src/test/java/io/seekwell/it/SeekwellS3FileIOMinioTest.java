@@ -1,5 +1,6 @@
 package io.seekwell.it;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -39,6 +40,8 @@ import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.io.RangeReadable;
+import org.apache.iceberg.io.SeekableInputStream;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Types;
@@ -164,6 +167,58 @@ class SeekwellS3FileIOMinioTest {
     assertTrue(
         seekwellGets.gets.get() < icebergGets.gets.get(),
         "Seekwell " + seekwellGets.gets.get() + " GETs, Iceberg " + icebergGets.gets.get());
+  }
+
+  /** Iceberg's read.bytes and read.operations counted over {@code reads} on {@code io}. */
+  private static long[] icebergMetricsOf(FileIO io, String location, StreamReads reads)
+      throws IOException {
+    long bytes = s3Statistics().getBytesRead();
+    int operations = s3Statistics().getReadOps();
+    try (SeekableInputStream in = io.newInputFile(location).newStream()) {
+      reads.apply(in);
+    }
+    return new long[] {
+      s3Statistics().getBytesRead() - bytes, s3Statistics().getReadOps() - operations
+    };
+  }
+
+  /** Reads through an Iceberg stream. */
+  private interface StreamReads {
+    void apply(SeekableInputStream in) throws IOException;
+  }
+
+  @Test
+  void icebergsReadMetricsCountStreamReadsAsIcebergsOwnStreamDoesAndRangeReadsToo()
+      throws IOException {
+    String location = metadataLocation;
+    StreamReads streamReads =
+        in -> {
+          in.read();
+          in.read(new byte[1000], 0, 1000);
+          in.seek(20);
+          in.read(new byte[300]);
+          in.read();
+        };
+    try (S3FileIO iceberg = new S3FileIO();
+        SeekwellS3FileIO seekwell = new SeekwellS3FileIO()) {
+      iceberg.initialize(properties);
+      seekwell.initialize(properties);
+      long[] theirs = icebergMetricsOf(iceberg, location, streamReads);
+      assertEquals(1302L, theirs[0]);
+      assertArrayEquals(theirs, icebergMetricsOf(seekwell, location, streamReads));
+
+      // Range reads count too (Iceberg's own stream leaves readFully and readTail out).
+      long[] ranges =
+          icebergMetricsOf(
+              seekwell,
+              location,
+              in -> {
+                RangeReadable ranged = (RangeReadable) in;
+                ranged.readFully(10, new byte[400], 0, 400);
+                ranged.readTail(new byte[100], 0, 100);
+              });
+      assertArrayEquals(new long[] {500, 2}, ranges);
+    }
   }
 
   @Test
