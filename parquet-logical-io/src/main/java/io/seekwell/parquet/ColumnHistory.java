@@ -2,6 +2,7 @@ package io.seekwell.parquet;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import java.util.Collections;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -23,9 +24,12 @@ final class ColumnHistory {
     columnsBySchema.get(fingerprint, key -> ConcurrentHashMap.newKeySet()).add(column);
   }
 
-  /** The columns read so far of files with schema {@code fingerprint}. */
+  /**
+   * The columns read so far of files with schema {@code fingerprint}: a read-only view that grows
+   * as readers learn more.
+   */
   Set<String> learned(String fingerprint) {
     Set<String> columns = columnsBySchema.getIfPresent(fingerprint);
-    return columns == null ? Set.of() : Set.copyOf(columns);
+    return columns == null ? Set.of() : Collections.unmodifiableSet(columns);
   }
 }

@@ -6,12 +6,10 @@ import io.seekwell.logical.Prefetcher;
 import io.seekwell.logical.ReadStrategy;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,10 +22,13 @@ import java.util.function.Consumer;
  * page indexes), and for a large file one more for the bytes before it; the footer is parsed on the
  * plug-in's executor as soon as the tail is in (fetching the rest of a footer longer than the tail
  * if needed). Then the columns readers of files with the same schema read before are prefetched
- * (the first two row groups, or all, as the mode says); every read is matched to the column chunks
- * it touches, and the columns learned so are prefetched for the row groups after it (the next one,
- * or all) and remembered for the next file. Each chunk is prefetched at most once. A stream thread
- * only waits (briefly) for the footer to be parsed, never for I/O it has not already waited for.
+ * (the first two row groups, or all, as the mode says); the first read of each column chunk teaches
+ * its column, which is then prefetched for the row groups after it (the next one, or all) and
+ * remembered for the next file. Each chunk is prefetched at most once. A stream thread only waits
+ * (briefly) for the footer to be parsed, never for I/O it has not already waited for.
+ *
+ * <p>A read costs a binary search of the chunks' starts, and nothing (no allocation) when it lies
+ * in the footer's tail or in the chunk the last read was inside of.
  */
 final class ParquetReadStrategy implements ReadStrategy {
 
@@ -41,18 +42,40 @@ final class ParquetReadStrategy implements ReadStrategy {
   private final Consumer<ParquetFooter> footerListener;
   private final Set<Long> prefetchedChunks = ConcurrentHashMap.newKeySet();
   private ByteRange footerTail;
+  // Touched by stream calls only (serialized by the stream): the layout once a read needed it,
+  // which of its chunks reads have touched, and the last chunk a read was inside of.
+  private Layout known;
+  private boolean[] touched;
+  private int lastChunk = -1;
   private CompletableFuture<Layout> layout =
       CompletableFuture.failedFuture(new IllegalStateException("The stream is not open yet"));
 
-  /** The parsed footer, its schema's fingerprint, its chunks by start and by row group. */
+  /**
+   * The parsed footer, its schema's fingerprint, its chunks sorted by where they start (with those
+   * starts, to search), and its chunks by row group; built once per stream when the footer is
+   * parsed, so that a read only searches arrays.
+   */
   private record Layout(
       ParquetFooter footer,
       String fingerprint,
-      NavigableMap<Long, ColumnChunk> chunksByStart,
-      List<List<ColumnChunk>> chunksByRowGroup) {
+      Chunk[] chunks,
+      long[] starts,
+      List<List<Chunk>> chunksByRowGroup) {
 
     int lastRowGroup() {
       return chunksByRowGroup.size() - 1;
+    }
+  }
+
+  /** A column chunk as reads need it: its column's dotted name, row group and bytes. */
+  private record Chunk(String column, int rowGroup, long start, long end) {
+
+    boolean overlaps(long from, long to) {
+      return start <= to && end >= from;
+    }
+
+    boolean holds(long from, long to) {
+      return start <= from && to <= end;
     }
   }
 
@@ -108,36 +131,83 @@ final class ParquetReadStrategy implements ReadStrategy {
 
   @Override
   public void beforePositionalRead(long position, long length) throws IOException {
-    if (length > 0) {
-      observe(List.of(ByteRange.ofLength(position, length)));
+    if (length <= 0 || inTail(position) || insideLastChunk(position, position + length - 1)) {
+      return;
+    }
+    Layout parsed = layout();
+    if (parsed != null) {
+      prefetchAfter(parsed, touch(parsed, position, position + length - 1));
     }
   }
 
   @Override
   public void beforeVectoredRead(List<ByteRange> ranges) throws IOException {
-    observe(ranges);
+    Layout parsed = null;
+    int furthest = -1;
+    for (ByteRange range : ranges) {
+      if (!inTail(range.start())) {
+        parsed = parsed != null ? parsed : layout();
+        if (parsed == null) {
+          return;
+        }
+        furthest = Math.max(furthest, touch(parsed, range.start(), range.end()));
+      }
+    }
+    if (parsed != null) {
+      prefetchAfter(parsed, furthest);
+    }
   }
 
-  /** Learns the columns {@code reads} touch and prefetches them for the row groups after. */
-  private void observe(List<ByteRange> reads) throws IOException {
-    List<ByteRange> outsideTail =
-        footerTail == null
-            ? List.of()
-            : reads.stream().filter(r -> !footerTail.contains(r.start())).toList();
-    if (outsideTail.isEmpty()) {
-      return;
+  private boolean inTail(long position) {
+    return footerTail == null || footerTail.contains(position);
+  }
+
+  /** Whether bytes {@code from} to {@code to} lie in the chunk the last read was inside of. */
+  private boolean insideLastChunk(long from, long to) {
+    return lastChunk >= 0 && known.chunks()[lastChunk].holds(from, to);
+  }
+
+  /** The layout with its chunks, or null if the footer could not be parsed (in time). */
+  private Layout layout() throws IOException {
+    if (known == null) {
+      Layout parsed = awaitLayout();
+      if (parsed == null || parsed.chunks().length == 0) {
+        return null;
+      }
+      known = parsed;
+      touched = new boolean[parsed.chunks().length];
     }
-    Layout parsed = awaitLayout();
-    if (parsed == null || parsed.chunksByStart().isEmpty()) {
-      return;
-    }
+    return known;
+  }
+
+  /**
+   * Learns the columns of the chunks bytes {@code from} to {@code to} touch for the first time;
+   * returns the furthest row group among those, or -1 if every chunk they touch was touched before.
+   */
+  private int touch(Layout parsed, long from, long to) {
+    Chunk[] chunks = parsed.chunks();
+    int first = Arrays.binarySearch(parsed.starts(), from);
+    first = first >= 0 ? first : Math.max(0, -first - 2);
     int furthest = -1;
-    for (ByteRange read : outsideTail) {
-      for (ColumnChunk chunk : touched(parsed, read)) {
-        history.learn(parsed.fingerprint(), chunk.dottedPath());
+    for (int i = first; i < chunks.length && chunks[i].start() <= to; i++) {
+      Chunk chunk = chunks[i];
+      if (!chunk.overlaps(from, to)) {
+        continue;
+      }
+      if (chunk.holds(from, to)) {
+        lastChunk = i;
+      }
+      if (!touched[i]) {
+        touched[i] = true;
+        history.learn(parsed.fingerprint(), chunk.column());
         furthest = Math.max(furthest, chunk.rowGroup());
       }
     }
+    return furthest;
+  }
+
+  /** Prefetches the learned columns for the row groups after {@code furthest}, as the mode says. */
+  private void prefetchAfter(Layout parsed, int furthest) {
     if (furthest >= 0) {
       switch (settings.prefetchMode()) {
         case ALL -> prefetchRowGroups(parsed, furthest + 1, parsed.lastRowGroup());
@@ -145,21 +215,6 @@ final class ParquetReadStrategy implements ReadStrategy {
         default -> {}
       }
     }
-  }
-
-  private static List<ColumnChunk> touched(Layout parsed, ByteRange read) {
-    Map.Entry<Long, ColumnChunk> entry = parsed.chunksByStart().floorEntry(read.start());
-    Long from = entry != null ? entry.getKey() : parsed.chunksByStart().firstKey();
-    List<ColumnChunk> touched = new ArrayList<>();
-    for (ColumnChunk chunk : parsed.chunksByStart().tailMap(from, true).values()) {
-      if (chunk.range().start() > read.end()) {
-        break;
-      }
-      if (chunk.range().end() >= read.start()) {
-        touched.add(chunk);
-      }
-    }
-    return touched;
   }
 
   /**
@@ -198,9 +253,9 @@ final class ParquetReadStrategy implements ReadStrategy {
     }
     List<ByteRange> wanted = new ArrayList<>();
     for (int rowGroup = from; rowGroup <= Math.min(through, parsed.lastRowGroup()); rowGroup++) {
-      for (ColumnChunk chunk : parsed.chunksByRowGroup().get(rowGroup)) {
-        if (learned.contains(chunk.dottedPath()) && prefetchedChunks.add(chunk.range().start())) {
-          wanted.add(chunk.range());
+      for (Chunk chunk : parsed.chunksByRowGroup().get(rowGroup)) {
+        if (learned.contains(chunk.column()) && prefetchedChunks.add(chunk.start())) {
+          wanted.add(ByteRange.of(chunk.start(), chunk.end()));
         }
       }
     }
@@ -225,16 +280,25 @@ final class ParquetReadStrategy implements ReadStrategy {
   }
 
   private Layout layoutOf(ParquetFooter footer) {
-    NavigableMap<Long, ColumnChunk> byStart = new TreeMap<>();
-    List<List<ColumnChunk>> byRowGroup = new ArrayList<>();
+    List<List<Chunk>> byRowGroup = new ArrayList<>();
     for (int i = 0; i < footer.metadata().getRow_groups().size(); i++) {
       byRowGroup.add(new ArrayList<>());
     }
-    for (ColumnChunk chunk : footer.columnChunks()) {
-      byStart.put(chunk.range().start(), chunk);
+    Chunk[] chunks = new Chunk[footer.columnChunks().size()];
+    int next = 0;
+    for (ColumnChunk columnChunk : footer.columnChunks()) {
+      ByteRange range = columnChunk.range();
+      Chunk chunk =
+          new Chunk(columnChunk.dottedPath(), columnChunk.rowGroup(), range.start(), range.end());
+      chunks[next++] = chunk;
       byRowGroup.get(chunk.rowGroup()).add(chunk);
     }
-    return new Layout(footer, SchemaFingerprint.of(footer.metadata()), byStart, byRowGroup);
+    Arrays.sort(chunks, Comparator.comparingLong(Chunk::start));
+    long[] starts = new long[chunks.length];
+    for (int i = 0; i < chunks.length; i++) {
+      starts[i] = chunks[i].start();
+    }
+    return new Layout(footer, SchemaFingerprint.of(footer.metadata()), chunks, starts, byRowGroup);
   }
 
   private CompletableFuture<ParquetFooter> footerFrom(ByteRange tailRange, byte[] tailBytes) {
