@@ -164,8 +164,10 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
             : physicalIO.open(uri.location(), metadata(uri, information), context);
     try {
       Prefetcher prefetcher = new ReaderPrefetcher(uri, reader);
-      strategies.prefetchSmallObject(information.inputPolicy(), prefetcher);
       ReadStrategy strategy = strategies.select(uri, information.inputPolicy(), prefetcher);
+      if (strategy.fetchesSmallObjectWhole()) {
+        strategies.prefetchSmallObject(information.inputPolicy(), prefetcher);
+      }
       strategy.onOpen();
       return new S3SeekableInputStream(uri, reader, strategy, vectored);
     } catch (IOException | RuntimeException e) {

@@ -18,6 +18,15 @@ public interface ReadStrategy {
   /** The stream was closed: stop any work started for it. */
   default void close() {}
 
+  /**
+   * Whether a small object ({@code logicalio.small.object.size.threshold}) is fetched whole at
+   * open, before {@link #onOpen}; a strategy that expects only part of it to be read says false and
+   * fetches that part itself.
+   */
+  default boolean fetchesSmallObjectWhole() {
+    return true;
+  }
+
   /** The stream was opened. */
   default void onOpen() throws IOException {}
 

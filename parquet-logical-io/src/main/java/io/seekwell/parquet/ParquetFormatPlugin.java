@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The Parquet format plug-in: at open of a Parquet file, fetches its tail with one GET (one more if
  * the footer is longer), parses the footer on its own threads, and prefetches the columns that
- * readers of files with the same schema read before. Found by {@link java.util.ServiceLoader}; one
- * per factory. Thread-safe.
+ * readers of files with the same schema read before. A small file is fetched whole, or only its
+ * footer when readers of the files beside it read only footers. Found by {@link
+ * java.util.ServiceLoader}; one per factory. Thread-safe.
  */
 public final class ParquetFormatPlugin implements FormatPlugin {
 
@@ -30,6 +31,8 @@ public final class ParquetFormatPlugin implements FormatPlugin {
       Caffeine.newBuilder().maximumSize(REMEMBERED_FOOTERS).executor(Runnable::run).build();
   private volatile ParquetSettings settings = ParquetSettings.DEFAULT;
   private volatile ColumnHistory history = new ColumnHistory(ParquetSettings.DEFAULT.historySize());
+  private volatile FooterOnlyHistory footerOnly =
+      new FooterOnlyHistory(ParquetSettings.DEFAULT.historySize());
 
   /** Creates the plug-in; {@link java.util.ServiceLoader} calls this. */
   public ParquetFormatPlugin() {}
@@ -48,6 +51,7 @@ public final class ParquetFormatPlugin implements FormatPlugin {
   public void configure(ConnectorConfiguration configuration) {
     settings = ParquetSettings.fromConfiguration(configuration);
     history = new ColumnHistory(settings.historySize());
+    footerOnly = new FooterOnlyHistory(settings.historySize());
   }
 
   @Override
@@ -57,6 +61,7 @@ public final class ParquetFormatPlugin implements FormatPlugin {
         settings,
         parser,
         history,
+        footerOnly,
         footer -> footers.put(prefetcher.objectName(), footer));
   }
 

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -38,15 +39,24 @@ final class ParquetReadStrategy implements ReadStrategy {
   private final ParquetSettings settings;
   private final Executor parser;
   private final ColumnHistory history;
+  private final FooterOnlyHistory footerOnlyHistory;
+  private final boolean footerOnly;
   private final String file;
   private final Consumer<ParquetFooter> footerListener;
   private final Set<Long> prefetchedChunks = ConcurrentHashMap.newKeySet();
   private ByteRange footerTail;
+  // The footer's length with its trailer, once parsed; the first read at or past it is the footer.
+  private volatile long footerBytes;
+  // Close and the footer's parse, in either order: the second of them learns what the reader did.
+  private final AtomicInteger closedAndParsed = new AtomicInteger();
+  private volatile long lowestReadAtClose = Long.MAX_VALUE;
   // Touched by stream calls only (serialized by the stream): the layout once a read needed it,
   // which of its chunks reads have touched, and the last chunk a read was inside of.
   private Layout known;
   private boolean[] touched;
   private int lastChunk = -1;
+  private boolean fetchedRest;
+  private long lowestRead = Long.MAX_VALUE;
   private CompletableFuture<Layout> layout =
       CompletableFuture.failedFuture(new IllegalStateException("The stream is not open yet"));
 
@@ -88,13 +98,25 @@ final class ParquetReadStrategy implements ReadStrategy {
       ParquetSettings settings,
       Executor parser,
       ColumnHistory history,
+      FooterOnlyHistory footerOnlyHistory,
       Consumer<ParquetFooter> footerListener) {
     this.prefetcher = prefetcher;
     this.footerListener = footerListener;
     this.settings = settings;
     this.parser = parser;
     this.history = history;
+    this.footerOnlyHistory = footerOnlyHistory;
     this.file = prefetcher.objectName();
+    this.footerOnly =
+        settings.footerOnlyPrediction()
+            && settings.isSmall(prefetcher.objectLength())
+            && footerOnlyHistory.predictsFooterOnly(file);
+  }
+
+  /** A small file is fetched whole unless its readers are expected to read only its footer. */
+  @Override
+  public boolean fetchesSmallObjectWhole() {
+    return !footerOnly;
   }
 
   @Override
@@ -103,10 +125,13 @@ final class ParquetReadStrategy implements ReadStrategy {
     if (length < ParquetFooter.TRAILER) {
       return;
     }
-    long footerSize = settings.footerSize(length);
+    long footerSize =
+        footerOnly
+            ? Math.max(ParquetFooter.TRAILER, Math.min(length, footerOnlyHistory.tailGuess(file)))
+            : settings.footerSize(length);
     footerTail = ByteRange.ofLength(length - footerSize, footerSize);
     CompletableFuture<byte[]> footerBytes = prefetcher.fetch(footerTail);
-    long beforeFooter = settings.tailSize(length) - footerSize;
+    long beforeFooter = footerOnly ? 0 : settings.tailSize(length) - footerSize;
     if (beforeFooter > 0) {
       // In parallel: the footer is parsed as soon as its own (smaller) GET is in.
       prefetchQuietly(ByteRange.ofLength(footerTail.start() - beforeFooter, beforeFooter));
@@ -116,7 +141,11 @@ final class ParquetReadStrategy implements ReadStrategy {
             .thenComposeAsync(bytes -> footerFrom(footerTail, bytes), parser)
             .thenApply(this::layoutOf)
             .whenComplete((parsed, failure) -> predictAtOpen(parsed));
-    layout.thenAccept(parsed -> footerListener.accept(parsed.footer()));
+    layout.thenAccept(
+        parsed -> {
+          closedOrParsed();
+          footerListener.accept(parsed.footer());
+        });
   }
 
   /** The parsed footer, once the tail is in; fails if the file is not valid Parquet. */
@@ -131,9 +160,14 @@ final class ParquetReadStrategy implements ReadStrategy {
 
   @Override
   public void beforePositionalRead(long position, long length) throws IOException {
-    if (length <= 0 || inTail(position) || insideLastChunk(position, position + length - 1)) {
+    if (length <= 0) {
       return;
     }
+    lowestRead = Math.min(lowestRead, position);
+    if (inTail(position) || insideLastChunk(position, position + length - 1)) {
+      return;
+    }
+    fetchRestOfFooterOnlyFile();
     Layout parsed = layout();
     if (parsed != null) {
       prefetchAfter(parsed, touch(parsed, position, position + length - 1));
@@ -145,7 +179,9 @@ final class ParquetReadStrategy implements ReadStrategy {
     Layout parsed = null;
     int furthest = -1;
     for (ByteRange range : ranges) {
+      lowestRead = Math.min(lowestRead, range.start());
       if (!inTail(range.start())) {
+        fetchRestOfFooterOnlyFile();
         parsed = parsed != null ? parsed : layout();
         if (parsed == null) {
           return;
@@ -155,6 +191,42 @@ final class ParquetReadStrategy implements ReadStrategy {
     }
     if (parsed != null) {
       prefetchAfter(parsed, furthest);
+    }
+  }
+
+  /**
+   * The first read past the tail of a small file opened for its footer only: the rest of the file
+   * is fetched with one GET.
+   */
+  private void fetchRestOfFooterOnlyFile() {
+    if (footerOnly && !fetchedRest && footerTail.start() > 0) {
+      fetchedRest = true;
+      prefetchQuietly(ByteRange.of(0, footerTail.start() - 1));
+    }
+  }
+
+  @Override
+  public void close() {
+    lowestReadAtClose = lowestRead;
+    closedOrParsed();
+  }
+
+  /**
+   * Once the stream is closed and its footer parsed: a small file teaches the files beside it
+   * whether its reader read data or only the footer (and how long that was).
+   */
+  private void closedOrParsed() {
+    if (closedAndParsed.incrementAndGet() != 2 || !settings.isSmall(prefetcher.objectLength())) {
+      return;
+    }
+    long lowest = lowestReadAtClose;
+    if (lowest == Long.MAX_VALUE) {
+      return; // nothing was read
+    }
+    if (lowest < prefetcher.objectLength() - footerBytes) {
+      footerOnlyHistory.readsData(file);
+    } else {
+      footerOnlyHistory.footerOnly(file, footerBytes);
     }
   }
 
@@ -304,6 +376,7 @@ final class ParquetReadStrategy implements ReadStrategy {
   private CompletableFuture<ParquetFooter> footerFrom(ByteRange tailRange, byte[] tailBytes) {
     try {
       int metadataLength = ParquetFooter.metadataLength(tailBytes, file);
+      footerBytes = metadataLength + ParquetFooter.TRAILER;
       ByteRange metadata =
           ParquetFooter.metadataRange(prefetcher.objectLength(), metadataLength, file);
       if (tailRange.contains(metadata)) {

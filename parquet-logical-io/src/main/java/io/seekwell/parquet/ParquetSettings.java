@@ -15,6 +15,9 @@ import io.seekwell.common.config.ConnectorConfiguration;
  * @param historySize how many schemas' columns are remembered ({@code history.size}, 1000)
  * @param mergeGap learned column chunks this close are fetched together ({@code merge.gap}, 1 MiB);
  *     the physical layer splits what is fetched together into GETs of its target request size
+ * @param footerOnlyPrediction whether opens of files no longer than {@code footerPrefetchSize}
+ *     fetch only their footer when readers of files beside them read only footers ({@code
+ *     footer.only.prediction}, true); see {@link FooterOnlyHistory}
  */
 record ParquetSettings(
     long footerPrefetchSize,
@@ -22,13 +25,15 @@ record ParquetSettings(
     long largeFileThreshold,
     PrefetchMode prefetchMode,
     long historySize,
-    long mergeGap) {
+    long mergeGap,
+    boolean footerOnlyPrediction) {
 
   private static final long KIB = 1024;
   private static final long MIB = 1024 * KIB;
 
   static final ParquetSettings DEFAULT =
-      new ParquetSettings(MIB + 32 * KIB, 9 * MIB, 1024 * MIB, PrefetchMode.ROW_GROUP, 1000, MIB);
+      new ParquetSettings(
+          MIB + 32 * KIB, 9 * MIB, 1024 * MIB, PrefetchMode.ROW_GROUP, 1000, MIB, true);
 
   static ParquetSettings fromConfiguration(ConnectorConfiguration parquet) {
     return new ParquetSettings(
@@ -38,7 +43,8 @@ record ParquetSettings(
         parquet.getSize("large.file.threshold", DEFAULT.largeFileThreshold, 0),
         parquet.getEnum("prefetch.mode", PrefetchMode.class, DEFAULT.prefetchMode),
         parquet.getInt("history.size", (int) DEFAULT.historySize, 1),
-        parquet.getSize("merge.gap", DEFAULT.mergeGap, 0));
+        parquet.getSize("merge.gap", DEFAULT.mergeGap, 0),
+        parquet.getBoolean("footer.only.prediction", DEFAULT.footerOnlyPrediction));
   }
 
   /** The tail to fetch at open of a file of {@code fileLength} bytes. */
@@ -48,6 +54,11 @@ record ParquetSettings(
             ? Math.max(largeFooterPrefetchSize, footerPrefetchSize)
             : footerPrefetchSize;
     return Math.min(size, fileLength);
+  }
+
+  /** Whether a file of {@code fileLength} bytes is one whole tail: small enough to fetch whole. */
+  boolean isSmall(long fileLength) {
+    return fileLength <= footerPrefetchSize;
   }
 
   /** The end of the tail that is fetched first, and parsed as soon as it is in. */

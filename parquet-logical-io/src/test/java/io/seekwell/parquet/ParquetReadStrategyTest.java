@@ -93,7 +93,8 @@ class ParquetReadStrategyTest {
   void aLargeFilesFooterIsFetchedWithItsOwnGetAndTheBytesBeforeItInParallel() throws Exception {
     // Every file counts as large here: the last 64 KiB first, the 960 KiB before them alongside.
     ParquetSettings settings =
-        new ParquetSettings(64 * 1024, 1024 * 1024, 0, PrefetchMode.ROW_GROUP, 10, 1024 * 1024);
+        new ParquetSettings(
+            64 * 1024, 1024 * 1024, 0, PrefetchMode.ROW_GROUP, 10, 1024 * 1024, true);
     RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
     ParquetReadStrategy strategy = open(prefetcher, settings);
 
@@ -109,7 +110,8 @@ class ParquetReadStrategyTest {
   @Test
   void aFooterLongerThanTheTailIsCompletedWithOneMoreFetch() throws Exception {
     ParquetSettings settings =
-        new ParquetSettings(512, 512, Long.MAX_VALUE, PrefetchMode.ROW_GROUP, 10, 1024 * 1024);
+        new ParquetSettings(
+            512, 512, Long.MAX_VALUE, PrefetchMode.ROW_GROUP, 10, 1024 * 1024, true);
     RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
 
     ParquetFooter footer = open(prefetcher, settings).footer().get();
@@ -138,7 +140,12 @@ class ParquetReadStrategyTest {
   private static ParquetReadStrategy open(Prefetcher prefetcher, ParquetSettings settings) {
     ParquetReadStrategy strategy =
         new ParquetReadStrategy(
-            prefetcher, settings, Runnable::run, new ColumnHistory(10), footer -> {});
+            prefetcher,
+            settings,
+            Runnable::run,
+            new ColumnHistory(10),
+            new FooterOnlyHistory(10),
+            footer -> {});
     strategy.onOpen();
     return strategy;
   }
