@@ -21,9 +21,11 @@ import io.seekwell.physical.PhysicalIO;
 import io.seekwell.physical.PhysicalIOConfiguration;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +51,8 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
   private final ReadStrategySelector strategies;
   private final VectoredReads vectored;
   private final S3SeekableInputStreamConfiguration configuration;
+  private final Map<S3URI, Announcement.Entry> announced = new ConcurrentHashMap<>();
+  private final AnnouncementSettings announcementSettings;
   private volatile boolean closed;
 
   /**
@@ -75,7 +79,9 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     Objects.requireNonNull(client, "client");
     this.configuration = Objects.requireNonNull(configuration, "configuration");
     this.strategies = new ReadStrategySelector(configuration);
+    AnnouncementSettings announcing;
     try {
+      announcing = AnnouncementSettings.of(configuration);
       // The format plug-ins have read their keys now: any key left is not a setting.
       configuration.rawConfiguration().requireEveryKeyRead(key -> false);
     } catch (IllegalArgumentException e) {
@@ -92,7 +98,8 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
             scheduler,
             ticker);
     this.physicalIO = new PhysicalIO(this.client, configuration.physicalIO(), metrics, ticker);
-    announce(configuration, strategies.formatNames());
+    logStartup(configuration, strategies.formatNames());
+    this.announcementSettings = announcing;
     this.vectored = new VectoredReads(physicalIO::mergeGap);
   }
 
@@ -100,7 +107,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
    * Says once per JVM, at INFO, that Seekwell reads and with which main settings, so that a user
    * can tell from the engine's log that it is on; later factories say it at DEBUG.
    */
-  private static void announce(
+  private static void logStartup(
       S3SeekableInputStreamConfiguration configuration, List<String> formats) {
     PhysicalIOConfiguration physical = configuration.physicalIO();
     String settings =
@@ -154,10 +161,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     if (closed) {
       throw new IOException("The stream factory is closed");
     }
-    FetchContext context =
-        new FetchContext(
-            information.requestOptions(),
-            range -> information.requestCallback().onGetRequest(uri, range));
+    FetchContext context = contextFor(uri, information);
     ObjectReader reader =
         information.objectMetadata().isEmpty() && information.objectLength().isPresent()
             ? physicalIO.open(uri.location(), information.objectLength().getAsLong(), context)
@@ -169,7 +173,12 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
         strategies.prefetchSmallObject(information.inputPolicy(), prefetcher);
       }
       strategy.onOpen();
-      return new S3SeekableInputStream(uri, reader, strategy, vectored);
+      S3SeekableInputStream stream = new S3SeekableInputStream(uri, reader, strategy, vectored);
+      Announcement.Entry announcement = announced.remove(uri);
+      if (announcement != null) {
+        announcement.opened();
+      }
+      return stream;
     } catch (IOException | RuntimeException e) {
       reader.close();
       throw e;
@@ -191,6 +200,51 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
   private ObjectMetadata awaitHead(S3URI uri, CompletableFuture<ObjectMetadata> head)
       throws IOException {
     return Futures.await(head, configuration.physicalIO().readTimeout().toNanos(), "HEAD " + uri);
+  }
+
+  /**
+   * Announces objects the caller is going to read, in this order, each with the information its
+   * stream will be opened with (its length at least). When a stream opens one of them, the next
+   * ones are prefetched (small objects whole, larger ones their tail), within {@code
+   * logicalio.announced.prefetch.files} objects and {@code logicalio.announced.prefetch.size} bytes
+   * ahead and within the memory bound. Close the announcement when the reads are done or abandoned:
+   * what was prefetched for objects never opened is then dropped. For engines that know a task's
+   * files before reading them:
+   *
+   * <pre>{@code
+   * try (Announcement task = factory.announce(files.stream()
+   *     .map(f -> AnnouncedObject.of(f.uri(), f.length()))
+   *     .toList())) {
+   *   for (File f : files) {
+   *     try (S3SeekableInputStream in = factory.createStream(f.uri(), f.openInformation())) {
+   *       // read
+   *     }
+   *   }
+   * }
+   * }</pre>
+   *
+   * Sends no request by itself. Thread-safe.
+   */
+  public Announcement announce(List<AnnouncedObject> objects) {
+    Objects.requireNonNull(objects, "objects");
+    return new Announcement(
+        List.copyOf(objects), announced, this::prefetchReader, announcementSettings);
+  }
+
+  /** The request options of a stream's GETs, and who is told of each. */
+  private static FetchContext contextFor(S3URI uri, OpenStreamInformation information) {
+    return new FetchContext(
+        information.requestOptions(),
+        range -> information.requestCallback().onGetRequest(uri, range));
+  }
+
+  /** A reader that holds an announced object's prefetched bytes until its stream opens it. */
+  private ObjectReader prefetchReader(AnnouncedObject object) {
+    OpenStreamInformation information = object.information();
+    FetchContext context = contextFor(object.uri(), information);
+    return information.objectMetadata().isPresent()
+        ? physicalIO.open(object.uri().location(), information.objectMetadata().get(), context)
+        : physicalIO.open(object.uri().location(), object.length(), context);
   }
 
   /**
@@ -272,6 +326,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
       return;
     }
     closed = true;
+    announced.clear();
     strategies.close();
     physicalIO.close();
     client.close();

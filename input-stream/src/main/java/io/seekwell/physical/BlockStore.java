@@ -181,6 +181,17 @@ final class BlockStore implements AutoCloseable {
   }
 
   /**
+   * As {@link #release}, then drops the object's blocks if no stream has it open (one that opens it
+   * meanwhile fetches afresh what it needs).
+   */
+  void discard(ObjectBlocks blocks) {
+    release(blocks);
+    if (!blocks.isOpen()) {
+      dropBlocks(blocks);
+    }
+  }
+
+  /**
    * Checks that a GET response for {@code blocks} comes from their version, pinning the version to
    * the response's ETag if the object was opened by length and this is its first response.
    *

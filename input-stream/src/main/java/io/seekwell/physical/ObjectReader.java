@@ -257,6 +257,19 @@ public final class ObjectReader implements AutoCloseable {
     return blocks.key().location().toString();
   }
 
+  /**
+   * Releases the hold on the object and, if no stream has it open, drops its cached blocks: what
+   * was prefetched for a reader that will never read leaves the cache, its unread bytes counted as
+   * {@code PREFETCHED_BYTES_UNUSED}.
+   */
+  public void discard() {
+    if (!closed) {
+      closed = true;
+      current = null;
+      store.discard(blocks);
+    }
+  }
+
   /** Releases the stream's hold on the object; cached blocks stay for other streams. */
   @Override
   public void close() {
