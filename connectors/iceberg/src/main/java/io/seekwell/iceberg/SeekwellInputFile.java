@@ -13,10 +13,11 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * An Iceberg {@link InputFile} read through Seekwell. With the length known (from a manifest)
- * streams open with no HEAD. As Iceberg's own input file does, it asks the store with one HEAD when
- * {@link #exists()} is called, or {@link #getLength()} with no length known, and keeps the answer:
- * never an answer cached for another file object, which could predate a delete or an overwrite by
- * another writer. Thread-safe.
+ * streams open with no HEAD, and the files a thread creates so before opening one are announced to
+ * Seekwell as its task's files, prefetched ahead as they are opened ({@link TaskGroups}). As
+ * Iceberg's own input file does, it asks the store with one HEAD when {@link #exists()} is called,
+ * or {@link #getLength()} with no length known, and keeps the answer: never an answer cached for
+ * another file object, which could predate a delete or an overwrite by another writer. Thread-safe.
  */
 final class SeekwellInputFile implements InputFile {
 
@@ -24,15 +25,21 @@ final class SeekwellInputFile implements InputFile {
   private final S3URI uri;
   private final SeekwellReads reads;
   private final S3Client s3;
+  private final TaskGroups.Group taskGroup;
   private volatile long length;
   private volatile ObjectMetadata asked;
 
+  /**
+   * A file of {@code location}; with its {@code length} known (not -1) it joins the task group of
+   * the files this thread creates before opening one (see {@link TaskGroups}).
+   */
   SeekwellInputFile(String location, long length, SeekwellReads reads, S3Client s3) {
     this.location = location;
     this.uri = S3URI.parse(location);
     this.length = length;
     this.reads = reads;
     this.s3 = s3;
+    this.taskGroup = length >= 0 ? reads.joinTaskGroup(uri, length, s3) : null;
   }
 
   /**
@@ -56,6 +63,9 @@ final class SeekwellInputFile implements InputFile {
    */
   @Override
   public SeekableInputStream newStream() {
+    if (taskGroup != null) {
+      taskGroup.opening();
+    }
     try {
       return new SeekwellInputStream(
           factory().createStream(uri, reads.openInformation(length)), location, reads.metrics());

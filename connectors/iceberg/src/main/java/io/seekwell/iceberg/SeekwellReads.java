@@ -1,5 +1,6 @@
 package io.seekwell.iceberg;
 
+import io.seekwell.AnnouncedObject;
 import io.seekwell.OpenStreamInformation;
 import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.S3SeekableInputStreamFactory;
@@ -27,6 +28,7 @@ final class SeekwellReads implements AutoCloseable {
   private final CustomerKey customerKey;
   private final MetricsContext metrics;
   private final Map<S3Client, S3SeekableInputStreamFactory> factories = new ConcurrentHashMap<>();
+  private final TaskGroups taskGroups = new TaskGroups();
   private volatile boolean closed;
 
   SeekwellReads(Map<String, String> properties) {
@@ -68,6 +70,14 @@ final class SeekwellReads implements AutoCloseable {
     return builder.build();
   }
 
+  /**
+   * The group of files created on this thread with their lengths that {@code uri}, of {@code
+   * length} bytes and read with {@code s3}, joins.
+   */
+  TaskGroups.Group joinTaskGroup(S3URI uri, long length, S3Client s3) {
+    return taskGroups.join(factory(s3), new AnnouncedObject(uri, openInformation(length)));
+  }
+
   MetricsContext metrics() {
     return metrics;
   }
@@ -82,6 +92,7 @@ final class SeekwellReads implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    taskGroups.close();
     factories.values().forEach(S3SeekableInputStreamFactory::close);
     factories.clear();
   }
