@@ -4,7 +4,10 @@ import io.seekwell.common.metrics.MetricsSnapshot;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.ToLongFunction;
 import org.apache.parquet.io.InputFile;
 
 /**
@@ -18,6 +21,19 @@ interface ReadPath extends Closeable {
 
   /** A Parquet input file over {@code key}, whose length the caller knows. */
   InputFile parquetFile(String key, long length) throws IOException;
+
+  /**
+   * Parquet input files over {@code keys}, all made before any is read, as an engine's task names
+   * its files before it reads them (Spark's Iceberg reader creates its task's input files first).
+   */
+  default List<InputFile> taskFiles(List<String> keys, ToLongFunction<String> lengths)
+      throws IOException {
+    List<InputFile> files = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      files.add(parquetFile(key, lengths.applyAsLong(key)));
+    }
+    return files;
+  }
 
   /** Seekwell's counters, for a path that reads through a Seekwell factory it can reach. */
   default Optional<MetricsSnapshot> seekwellMetrics() {

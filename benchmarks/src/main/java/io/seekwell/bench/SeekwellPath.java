@@ -1,5 +1,7 @@
 package io.seekwell.bench;
 
+import io.seekwell.AnnouncedObject;
+import io.seekwell.Announcement;
 import io.seekwell.OpenStreamInformation;
 import io.seekwell.S3SeekableInputStream;
 import io.seekwell.S3SeekableInputStreamConfiguration;
@@ -8,7 +10,10 @@ import io.seekwell.S3URI;
 import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.parquet.connector.SeekwellInputFile;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.ToLongFunction;
 import org.apache.parquet.io.InputFile;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 
@@ -21,6 +26,7 @@ final class SeekwellPath implements ReadPath {
   private final String bucket;
   private final S3AsyncClient s3;
   private final S3SeekableInputStreamFactory factory;
+  private final List<Announcement> announcements = new ArrayList<>();
 
   SeekwellPath(S3AsyncClient s3, String bucket, S3SeekableInputStreamConfiguration configuration) {
     this.bucket = bucket;
@@ -41,6 +47,18 @@ final class SeekwellPath implements ReadPath {
     return SeekwellInputFile.of(factory, S3URI.of(bucket, key), length);
   }
 
+  /** Announces the files to the factory first, as an engine that knows its task's files would. */
+  @Override
+  public List<InputFile> taskFiles(List<String> keys, ToLongFunction<String> lengths)
+      throws IOException {
+    announcements.add(
+        factory.announce(
+            keys.stream()
+                .map(key -> AnnouncedObject.of(S3URI.of(bucket, key), lengths.applyAsLong(key)))
+                .toList()));
+    return ReadPath.super.taskFiles(keys, lengths);
+  }
+
   @Override
   public Optional<MetricsSnapshot> seekwellMetrics() {
     return Optional.of(factory.getMetrics());
@@ -48,6 +66,7 @@ final class SeekwellPath implements ReadPath {
 
   @Override
   public void close() {
+    announcements.forEach(Announcement::close);
     factory.close();
     s3.close();
   }

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.IntStream;
 import java.util.zip.CRC32;
+import org.apache.parquet.io.InputFile;
 
 /**
  * The benchmark's workloads; each returns a checksum so paths can be checked against each other.
@@ -120,6 +121,16 @@ enum Workload {
             ParquetProjection.footerRows(path.parquetFile(data.table, data.length(data.table)));
       }
       return checksum * 31 + W1.run(path, data);
+    }
+  },
+  W9("a task group: the small files named first, then each read whole in order") {
+    @Override
+    long run(ReadPath path, Dataset data) throws IOException {
+      long checksum = 0;
+      for (InputFile file : path.taskFiles(data.smallTables, data::length)) {
+        checksum = checksum * 31 + ParquetProjection.scan(file, ALL);
+      }
+      return checksum;
     }
   };
 
