@@ -18,7 +18,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 final class FooterOnlyHistory {
 
   /** The tail fetched before any footer length is known. */
-  static final long COLD_FOOTER_GUESS = 64 * 1024;
+  static final long COLD_FOOTER_GUESS = 16 * 1024;
 
   /** What the last reader of a file under one prefix did, and the tail to fetch for the next. */
   private record Outcome(boolean footerOnly, long tailGuess) {}

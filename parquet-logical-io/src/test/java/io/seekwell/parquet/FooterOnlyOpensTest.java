@@ -128,7 +128,9 @@ class FooterOnlyOpensTest {
         long length = contents.get(file).length;
         if (file == 0) {
           // Nothing known yet: the tail of the first guess, not the whole file.
-          assertEquals(List.of(ByteRange.of(length - 64 * 1024, length - 1)), gets);
+          assertEquals(
+              List.of(ByteRange.of(length - FooterOnlyHistory.COLD_FOOTER_GUESS, length - 1)),
+              gets);
         } else {
           assertEquals(1, gets.size(), "file " + file + ": " + gets);
           assertEquals(length - 1, gets.get(0).end());
