@@ -25,7 +25,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -100,12 +99,7 @@ class FaultyNetworkConnectorsMinioTest {
   @ParameterizedTest(name = "Iceberg FileIO, {0} on a quarter of the connections")
   @EnumSource(ConnectionFault.class)
   void icebergFileIoReadsTheRightBytes(ConnectionFault fault) throws Exception {
-    Map<String, String> properties = new HashMap<>();
-    properties.put("s3.endpoint", proxy.uri().toString());
-    properties.put("s3.path-style-access", "true");
-    properties.put("s3.access-key-id", bucket.endpoint().accessKey());
-    properties.put("s3.secret-access-key", bucket.endpoint().secretKey());
-    properties.put("client.region", "us-east-1");
+    Map<String, String> properties = IcebergS3Properties.of(bucket.endpoint(), proxy.uri());
     properties.put("seekwell.client.stall.floor", "300ms");
     faultAQuarter(fault);
     try (SeekwellS3FileIO io = new SeekwellS3FileIO()) {

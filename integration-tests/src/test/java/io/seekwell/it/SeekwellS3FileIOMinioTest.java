@@ -80,12 +80,7 @@ class SeekwellS3FileIOMinioTest {
 
   @BeforeAll
   static void writeTable(S3TestBucket bucket) throws IOException {
-    properties = new HashMap<>();
-    properties.put("s3.endpoint", bucket.endpoint().uri().toString());
-    properties.put("s3.path-style-access", "true");
-    properties.put("s3.access-key-id", bucket.endpoint().accessKey());
-    properties.put("s3.secret-access-key", bucket.endpoint().secretKey());
-    properties.put("client.region", "us-east-1");
+    properties = IcebergS3Properties.of(bucket.endpoint());
     Map<String, String> catalogProperties = new HashMap<>(properties);
     catalogProperties.put(CatalogProperties.FILE_IO_IMPL, S3FileIO.class.getName());
     catalogProperties.put(CatalogProperties.WAREHOUSE_LOCATION, "s3://" + bucket.name() + "/wh");

@@ -10,7 +10,6 @@ import io.seekwell.testing.TestData;
 import io.seekwell.testing.WithS3Server;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.io.InputFile;
@@ -42,12 +41,7 @@ class SeekwellS3FileIOTaskGroupMinioTest {
       contents.add(content);
       bucket.put("task/part-" + i + ".bin", content);
     }
-    Map<String, String> properties = new HashMap<>();
-    properties.put("s3.endpoint", bucket.endpoint().uri().toString());
-    properties.put("s3.path-style-access", "true");
-    properties.put("s3.access-key-id", bucket.endpoint().accessKey());
-    properties.put("s3.secret-access-key", bucket.endpoint().secretKey());
-    properties.put("client.region", "us-east-1");
+    Map<String, String> properties = IcebergS3Properties.of(bucket.endpoint());
     properties.put("seekwell.logicalio.announced.prefetch.files", "4");
     // GETs are counted: no hedged copies, which a busy machine's slow first answers could draw.
     properties.put("seekwell.client.hedge.max.copies", "0");

@@ -52,12 +52,7 @@ class SeekwellS3FileIOWritesMinioTest {
 
   @BeforeEach
   void open(S3TestBucket bucket) {
-    properties = new HashMap<>();
-    properties.put("s3.endpoint", bucket.endpoint().uri().toString());
-    properties.put("s3.path-style-access", "true");
-    properties.put("s3.access-key-id", bucket.endpoint().accessKey());
-    properties.put("s3.secret-access-key", bucket.endpoint().secretKey());
-    properties.put("client.region", "us-east-1");
+    properties = IcebergS3Properties.of(bucket.endpoint());
     io = new SeekwellS3FileIO();
     io.initialize(properties);
     root = "s3://" + bucket.name() + "/writes/";

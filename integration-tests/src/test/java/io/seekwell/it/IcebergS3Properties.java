@@ -1,0 +1,28 @@
+package io.seekwell.it;
+
+import io.seekwell.testing.S3Endpoint;
+import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
+
+/** The catalog properties that point Iceberg's S3 FileIO at a test store. */
+final class IcebergS3Properties {
+
+  private IcebergS3Properties() {}
+
+  /** Iceberg's S3 properties for {@code endpoint}'s store, reached at {@code uri}; modifiable. */
+  static Map<String, String> of(S3Endpoint endpoint, URI uri) {
+    Map<String, String> properties = new HashMap<>();
+    properties.put("s3.endpoint", uri.toString());
+    properties.put("s3.path-style-access", "true");
+    properties.put("s3.access-key-id", endpoint.accessKey());
+    properties.put("s3.secret-access-key", endpoint.secretKey());
+    properties.put("client.region", "us-east-1");
+    return properties;
+  }
+
+  /** Iceberg's S3 properties for {@code endpoint}'s store; modifiable. */
+  static Map<String, String> of(S3Endpoint endpoint) {
+    return of(endpoint, endpoint.uri());
+  }
+}
