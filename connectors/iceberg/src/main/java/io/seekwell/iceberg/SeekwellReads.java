@@ -72,9 +72,12 @@ final class SeekwellReads implements AutoCloseable {
 
   /**
    * The group of files created on this thread with their lengths that {@code uri}, of {@code
-   * length} bytes and read with {@code s3}, joins.
+   * length} bytes and read with {@code s3}, joins; null once the FileIO is closed.
    */
   TaskGroups.Group joinTaskGroup(S3URI uri, long length, S3Client s3) {
+    if (closed) {
+      return null;
+    }
     return taskGroups.join(factory(s3), new AnnouncedObject(uri, openInformation(length)));
   }
 

@@ -26,7 +26,9 @@ final class TaskGroups implements AutoCloseable {
   static final int MAX_FILES = 10_000;
 
   private final ThreadLocal<Group> current = new ThreadLocal<>();
-  private final Set<Group> announced = ConcurrentHashMap.newKeySet();
+  // Every thread's current group, so that closing reaches them all: a thread's own reference stays
+  // in its thread-local, emptied.
+  private final Set<Group> groups = ConcurrentHashMap.newKeySet();
 
   /** The files of one group, by the factory that reads them, and their announcements once made. */
   final class Group {
@@ -52,15 +54,17 @@ final class TaskGroups implements AutoCloseable {
       }
       announcements = new ArrayList<>(files.size());
       files.forEach((factory, objects) -> announcements.add(factory.announce(objects)));
-      announced.add(this);
     }
 
+    /** Closes the group's announcements and lets go of its files and their factories. */
     private synchronized void close() {
       closed = true;
       if (announcements != null) {
         announcements.forEach(Announcement::close);
+        announcements = List.of();
       }
-      announced.remove(this);
+      files.clear();
+      groups.remove(this);
     }
   }
 
@@ -78,14 +82,15 @@ final class TaskGroups implements AutoCloseable {
     }
     Group next = new Group();
     next.add(factory, file);
+    groups.add(next);
     current.set(next);
     return next;
   }
 
-  /** Closes every group's announcement. */
+  /** Closes every thread's group: their announcements, and their hold on files and factories. */
   @Override
   public void close() {
-    for (Group group : announced) {
+    for (Group group : groups) {
       group.close();
     }
   }
