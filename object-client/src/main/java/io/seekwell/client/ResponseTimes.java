@@ -31,7 +31,7 @@ import java.util.Arrays;
  *       times the hedge deadline, and at least twice the configured stall floor, so that no answer
  *       of a healthy store is cut short. It doubles with each try of the same request, so that a
  *       store that has become slow for every request is still waited for, and it never exceeds the
- *       first-byte timeout. A blocking client aborts its call just after ({@link
+ *       first-byte timeout. A blocking client aborts its call then ({@link
  *       SdkCalls#abortingWhenGivenUp}), so a stalled call holds its thread and its connection for
  *       about two seconds, not until the socket times out.
  *   <li>the <b>stall deadline</b>: a body that delivers nothing for this long is cut and resumed.

@@ -4,7 +4,6 @@ import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.RequestOptions;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -18,9 +17,6 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * here, and a connector's client over its engine's S3 client). Stateless.
  */
 public final class SdkCalls {
-
-  /** How long after the layer gives up on a blocking call the SDK aborts it. */
-  static final Duration ABORT_MARGIN = Duration.ofMillis(250);
 
   private SdkCalls() {}
 
@@ -45,12 +41,11 @@ public final class SdkCalls {
 
   /**
    * A blocking call's request overrides: {@code overrides} plus, if {@code options} carry a {@link
-   * RequestOptions#headersTimeout() headers timeout}, the SDK's API-call timeout just after it
-   * ({@link #ABORT_MARGIN}). A blocking SDK call cannot be cancelled from another thread; with this
-   * the SDK aborts it, closing its connection, once the resilience layer has given up on it,
-   * instead of holding a thread and a connection until the socket times out. The margin lets the
-   * layer's own deadline decide, and name, the failure. (The timeout covers the call up to the
-   * response headers only: the body is read after the call has returned.)
+   * RequestOptions#headersTimeout() headers timeout}, that as the SDK's API-call timeout. A
+   * blocking SDK call cannot be cancelled from another thread; with this the SDK aborts it, closing
+   * its connection, when the resilience layer gives up on it, instead of holding a thread and a
+   * connection until the socket times out. (The timeout covers the call up to the response headers
+   * only: the body is read after the call has returned.)
    */
   public static AwsRequestOverrideConfiguration abortingWhenGivenUp(
       Optional<AwsRequestOverrideConfiguration> overrides, RequestOptions options) {
@@ -58,7 +53,7 @@ public final class SdkCalls {
         overrides
             .map(AwsRequestOverrideConfiguration::toBuilder)
             .orElseGet(AwsRequestOverrideConfiguration::builder);
-    options.headersTimeout().map(ABORT_MARGIN::plus).ifPresent(builder::apiCallTimeout);
+    options.headersTimeout().ifPresent(builder::apiCallTimeout);
     return builder.build();
   }
 
