@@ -127,6 +127,71 @@ class ReadAheadBehaviourTest {
         gets());
   }
 
+  /** A factory with {@code limit} of block memory and default read-ahead. */
+  private void configureMemory(String limit) {
+    configure(
+        S3SeekableInputStreamConfiguration.fromConfiguration(
+            ConnectorConfiguration.of(
+                Map.of("seekwell.physicalio.max.memory.limit", limit), "seekwell.")));
+  }
+
+  private static byte[] readAll(S3SeekableInputStream stream, int length) throws IOException {
+    byte[] bytes = new byte[length];
+    for (int done = 0; done < length; ) {
+      done += stream.read(bytes, done, Math.min(64 * KIB, length - done));
+    }
+    return bytes;
+  }
+
+  /** Reads {@code key} from start to end with a new sequential stream; checks its bytes. */
+  private void scan(String key, byte[] content) throws IOException {
+    try (S3SeekableInputStream stream = open(key, InputPolicy.SEQUENTIAL)) {
+      assertArrayEquals(content, readAll(stream, content.length));
+    }
+  }
+
+  @Test
+  void aScanOfALargeObjectHoldsOnlyItsReadAheadAndAnArrayOrTwoForReuse() throws IOException {
+    configureMemory("64MB");
+    scan("scan.bin", put("scan.bin", 96 * MIB));
+    // At most: the window (half the limit, 32 MiB), the 8 MiB block being read, and 8 MiB of
+    // arrays kept for reuse (an eighth of the limit). Without dropping read-through blocks the
+    // cache would fill up to its 64 MiB limit.
+    S3SeekableInputStreamFactory.MemoryUsage memory = factory.getMemoryUsage();
+    assertTrue(memory.highWaterMark() <= 48L * MIB, "high-water " + memory.highWaterMark());
+    assertTrue(memory.used() <= 8L * MIB, "left after the scan: " + memory.used());
+    int getsOfTheScan = gets().size();
+
+    try (S3SeekableInputStream again = open("scan.bin", InputPolicy.SEQUENTIAL)) {
+      again.read();
+    }
+    assertEquals(getsOfTheScan + 1, gets().size(), "a second scan fetches again");
+  }
+
+  @Test
+  void aScanKeepsItsBlocksWhileAnotherStreamHasTheObjectOpen() throws IOException {
+    configureMemory("64MB");
+    byte[] content = put("shared.bin", 48 * MIB);
+    try (S3SeekableInputStream other = open("shared.bin", InputPolicy.SEQUENTIAL)) {
+      try (S3SeekableInputStream scan = open("shared.bin", InputPolicy.SEQUENTIAL)) {
+        assertArrayEquals(content, readAll(scan, content.length));
+      }
+      int getsOfTheScan = gets().size();
+      assertArrayEquals(content, readAll(other, content.length));
+      assertEquals(getsOfTheScan, gets().size(), "the second stream reads cached bytes only");
+    }
+  }
+
+  @Test
+  void aScanOfAnObjectUpToAQuarterOfTheLimitStaysCached() throws IOException {
+    configureMemory("64MB");
+    byte[] content = put("kept.bin", 16 * MIB);
+    scan("kept.bin", content);
+    int getsOfTheScan = gets().size();
+    scan("kept.bin", content);
+    assertEquals(getsOfTheScan, gets().size());
+  }
+
   @Test
   void readAheadCanBeTurnedOff() throws IOException {
     configure(

@@ -50,7 +50,14 @@ public class PlannerBenchmark {
     while (blocks.size() < 2000) {
       long start = random.nextLong(OBJECT_LENGTH / BLOCK) * BLOCK;
       ByteRange range = ByteRange.ofLength(start, BLOCK);
-      blocks.put(start, new Block(new BlockKey(new ObjectBlocks(key), start), range, budget));
+      blocks.put(
+          start,
+          new Block(
+              new BlockKey(new ObjectBlocks(key), start),
+              range,
+              new byte[(int) range.length()],
+              budget,
+              false));
     }
     long candidate = 0;
     while (blocks.floorKey(candidate) != null

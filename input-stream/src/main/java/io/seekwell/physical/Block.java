@@ -55,16 +55,12 @@ final class Block {
   /** Someone who wants to know when the first {@code bytes} bytes have arrived. */
   private record Waiter(int bytes, CompletableFuture<Void> arrived) {}
 
-  /** A block whose memory is already reserved in {@code budget}, pinned once for its fetcher. */
-  Block(BlockKey key, ByteRange range, MemoryBudget budget) {
-    this(key, range, budget, false);
-  }
-
   /**
-   * A block whose memory is already reserved in {@code budget}, pinned once for its fetcher; {@code
-   * prefetched} if no read asked for it yet.
+   * A block of {@code range} in {@code data}, an array from {@code budget} at least as long as the
+   * range, pinned once for its fetcher; {@code prefetched} if no read asked for it yet. Releasing
+   * the block gives the array back to {@code budget}.
    */
-  Block(BlockKey key, ByteRange range, MemoryBudget budget, boolean prefetched) {
+  Block(BlockKey key, ByteRange range, byte[] data, MemoryBudget budget, boolean prefetched) {
     this.prefetched = prefetched;
     this.readGranules =
         prefetched
@@ -73,7 +69,11 @@ final class Block {
     this.key = key;
     this.range = range;
     this.size = Math.toIntExact(range.length());
-    this.data = new byte[size];
+    if (data.length < size) {
+      throw new IllegalArgumentException(
+          "An array of " + data.length + " bytes cannot hold " + range);
+    }
+    this.data = data;
     this.budget = budget;
   }
 
@@ -135,14 +135,16 @@ final class Block {
 
   private void releaseIfUnpinned() {
     if (pins.compareAndSet(0, RELEASED)) {
+      byte[] array = data;
       data = null;
-      budget.release(size);
+      budget.free(array);
     }
   }
 
-  /** Bytes of memory the block still holds: its size until released, then 0. */
+  /** Bytes of memory the block still holds: its array's length until released, then 0. */
   long heldBytes() {
-    return data == null ? 0 : size;
+    byte[] array = data;
+    return array == null ? 0 : array.length;
   }
 
   /** Receives the block's bytes from {@code body}; readers see each chunk as it arrives. */
@@ -251,6 +253,11 @@ final class Block {
     System.arraycopy(data, from, buffer, offset, n);
     markRead(from, from + n);
     return n;
+  }
+
+  /** Whether readers have copied every byte of a prefetched block; false for other blocks. */
+  boolean isFullyRead() {
+    return readGranules != null && consumedTo == size && unreadBytes() == 0;
   }
 
   /** Bytes of a prefetched block in granules no reader touched: the over-read; 0 otherwise. */

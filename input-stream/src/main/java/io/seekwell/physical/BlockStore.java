@@ -45,12 +45,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * The index {@code objects} maps an {@link ObjectKey} (location, SSE-C key, version) to the {@link
  * ObjectBlocks} that new streams share.
  *
- * <p><b>Reservation.</b> A block's bytes are reserved in the {@link MemoryBudget} before its GET is
- * sent ({@link #fetch}, under the object's plan lock) and released exactly once: when the block is
- * out of the cache ({@link Block#evict}) and nobody pins it; the last of the two releases it, with
- * a compare-and-set of its pin count from 0 to released. Releasing also drops the block's array, so
- * a stale reference (an idle reader's hint, a detached object) keeps nothing reachable: the budget
- * counts what is reachable, not only what was reserved.
+ * <p><b>Reservation.</b> A block's array is taken from the {@link MemoryBudget} before its GET is
+ * sent ({@link #fetch}, under the object's plan lock) and given back exactly once: when the block
+ * is out of the cache ({@link Block#evict}) and nobody pins it; the last of the two gives it back,
+ * with a compare-and-set of its pin count from 0 to released. The block drops its reference then,
+ * so a stale reference to the block (an idle reader's hint, a detached object) keeps no array
+ * reachable. The budget counts what is reachable, not only what was reserved: the arrays of blocks,
+ * and the arrays it keeps for the next blocks, which it frees before a block would be evicted.
  *
  * <p><b>Pinning.</b> A block is created pinned once for its fetcher, which unpins it when the body
  * is in or has failed. A reader pins it ({@link Block#tryPin}) before copying and unpins after; a
@@ -66,6 +67,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * blocks, coldest first: first those readers are done with (read to their end, or of objects no
  * stream has open), then blocks that were read, last prefetched blocks nobody has read. A prefetch
  * may only take the first tier; a read may take all three.
+ *
+ * <p><b>Scans.</b> A stream that reads every byte of a prefetched block of an object longer than a
+ * quarter of the memory limit, while no other stream has the object open, is scanning it: the block
+ * is dropped as soon as the stream has read through it ({@link #readThrough}). A scan then holds
+ * only its read-ahead, and does not push the rest of the cache out for bytes read once; a second
+ * scan of the object fetches them again. Blocks a read asked for, and prefetched blocks with bytes
+ * nobody read, stay cached.
  *
  * <p><b>The index.</b> An {@code objects} entry, and the stream count of its {@link ObjectBlocks},
  * change only inside {@code ConcurrentHashMap.compute} for its key, so opening, closing and the
@@ -105,6 +113,7 @@ final class BlockStore implements AutoCloseable {
   private final ReentrantLock evictionLock = new ReentrantLock();
   private final MetadataStore metadata;
   private final long readTimeoutNanos;
+  private final long scanLength;
   private final Metrics metrics;
   private final LinkStats link = new LinkStats();
   private final Set<CompletableFuture<ObjectContent>> inFlight = ConcurrentHashMap.newKeySet();
@@ -126,6 +135,7 @@ final class BlockStore implements AutoCloseable {
     this.budget = new MemoryBudget(configuration.maxMemoryLimit());
     this.metadata = metadata;
     this.readTimeoutNanos = configuration.readTimeout().toNanos();
+    this.scanLength = configuration.maxMemoryLimit() / 4;
     this.cache =
         Caffeine.newBuilder()
             .maximumWeight(configuration.maxMemoryLimit())
@@ -239,14 +249,26 @@ final class BlockStore implements AutoCloseable {
     blocks.planLock().lock();
     try {
       for (ByteRange part : planner.missingParts(window, blocks.blocks())) {
-        if (!admit(part.length(), prefetch)) {
+        byte[] array = admit(Math.toIntExact(part.length()), prefetch);
+        if (array == null) {
           return !part.contains(position);
         }
-        start(blocks, part, context, prefetch);
+        start(blocks, part, array, context, prefetch);
       }
       return true;
     } finally {
       blocks.planLock().unlock();
+    }
+  }
+
+  /**
+   * Called by a stream that has just read through the end of {@code block}, which it pins: drops
+   * the block if the stream is scanning the object (see the design notes).
+   */
+  void readThrough(Block block) {
+    ObjectBlocks owner = block.key().owner();
+    if (owner.length() > scanLength && owner.openStreams() <= 1 && block.isFullyRead()) {
+      drop(block);
     }
   }
 
@@ -255,12 +277,14 @@ final class BlockStore implements AutoCloseable {
     cache.getIfPresent(block.key());
   }
 
-  private boolean admit(long bytes, boolean prefetch) {
-    if (budget.tryReserve(bytes)) {
-      return true;
+  /** An array for a block of {@code bytes}, evicting to make room; null if none can be found. */
+  private byte[] admit(int bytes, boolean prefetch) {
+    byte[] array = budget.tryAllocate(bytes);
+    if (array != null) {
+      return array;
     }
     evictFor(bytes, prefetch);
-    return budget.tryReserve(bytes);
+    return budget.tryAllocate(bytes);
   }
 
   /** Which complete blocks an eviction may take, in the order it tries them. */
@@ -318,8 +342,9 @@ final class BlockStore implements AutoCloseable {
     return victims;
   }
 
-  private void start(ObjectBlocks blocks, ByteRange part, FetchContext context, boolean prefetch) {
-    Block block = new Block(new BlockKey(blocks, part.start()), part, budget, prefetch);
+  private void start(
+      ObjectBlocks blocks, ByteRange part, byte[] array, FetchContext context, boolean prefetch) {
+    Block block = new Block(new BlockKey(blocks, part.start()), part, array, budget, prefetch);
     if (prefetch) {
       metrics.add(Metric.PREFETCHED_BYTES, part.length());
     } else {
@@ -529,5 +554,6 @@ final class BlockStore implements AutoCloseable {
       }
       drop(block);
     }
+    budget.close();
   }
 }

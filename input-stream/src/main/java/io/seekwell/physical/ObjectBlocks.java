@@ -81,6 +81,11 @@ final class ObjectBlocks {
     openStreams--;
   }
 
+  /** How many streams read the object now. */
+  int openStreams() {
+    return openStreams;
+  }
+
   /** Whether some stream reads the object now. */
   boolean isOpen() {
     return openStreams > 0;

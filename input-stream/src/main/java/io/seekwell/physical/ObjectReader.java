@@ -88,7 +88,11 @@ public final class ObjectReader implements AutoCloseable {
         continue;
       }
       try {
-        total += block.copy(at, buffer, offset + total, wanted, timeoutNanos);
+        int copied = block.copy(at, buffer, offset + total, wanted, timeoutNanos);
+        total += copied;
+        if (at + copied > block.range().end()) {
+          store.readThrough(block);
+        }
       } catch (ObjectChangedException e) {
         current = null;
         throw e;
@@ -153,6 +157,9 @@ public final class ObjectReader implements AutoCloseable {
                     long to = Math.min(block.range().end(), range.end());
                     block.copyArrived(
                         from, target, index + (int) (from - range.start()), (int) (to - from + 1));
+                    if (to == block.range().end()) {
+                      store.readThrough(block);
+                    }
                   }
                 }
               } finally {

@@ -30,7 +30,12 @@ class RequestPlannerTest {
     for (ByteRange range : ranges) {
       map.put(
           range.start(),
-          new Block(new BlockKey(new ObjectBlocks(OBJECT), range.start()), range, budget));
+          new Block(
+              new BlockKey(new ObjectBlocks(OBJECT), range.start()),
+              range,
+              new byte[(int) range.length()],
+              budget,
+              false));
     }
     return map;
   }
