@@ -169,7 +169,8 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     try {
       Prefetcher prefetcher = new ReaderPrefetcher(uri, reader);
       ReadStrategy strategy = strategies.select(uri, information.inputPolicy(), prefetcher);
-      if (strategy.fetchesSmallObjectWhole()) {
+      // An announced object will be read, like the ones prefetched after it: whole if small.
+      if (announced.containsKey(uri) || strategy.fetchesSmallObjectWhole()) {
         strategies.prefetchSmallObject(information.inputPolicy(), prefetcher);
       }
       strategy.onOpen();

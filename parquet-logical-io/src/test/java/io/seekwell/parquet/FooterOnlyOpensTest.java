@@ -3,6 +3,8 @@ package io.seekwell.parquet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.seekwell.AnnouncedObject;
+import io.seekwell.Announcement;
 import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.S3SeekableInputStreamFactory;
 import io.seekwell.S3URI;
@@ -153,6 +155,27 @@ class FooterOnlyOpensTest {
         // The first file was opened for its footer (nothing known yet), then fetched in full with
         // one more GET; every file after it is fetched whole at open.
         assertEquals(file == 0 ? 2 : 1, gets(store, file).size(), "file " + file);
+      }
+    }
+  }
+
+  @Test
+  void announcedFilesAreFetchedWholeWithOneGetEachTheFirstIncluded() throws Exception {
+    InMemoryObjectClient store = store();
+    List<AnnouncedObject> task = new ArrayList<>();
+    for (int file = 0; file < FILES; file++) {
+      task.add(AnnouncedObject.of(S3URI.of("bucket", key(file)), contents.get(file).length));
+    }
+    try (S3SeekableInputStreamFactory factory =
+            new S3SeekableInputStreamFactory(store, S3SeekableInputStreamConfiguration.DEFAULT);
+        Announcement announcement = factory.announce(task)) {
+      assertEquals(FILES, announcement.size());
+      for (int file = 0; file < FILES; file++) {
+        readWhole(factory, file);
+        assertEquals(
+            List.of(ByteRange.of(0, contents.get(file).length - 1)),
+            gets(store, file),
+            "file " + file);
       }
     }
   }
