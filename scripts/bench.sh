@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The side-by-side benchmark: starts MinIO (behind Toxiproxy for the s3 profile), generates the
 # datasets once (cached in .tools/bench-data), runs every workload on every read path, writes
-# docs/benchmarks.md (or target/benchmarks-quick.md with --quick), and stops what it started.
+# docs/benchmarks.md (docs/benchmarks-loopback.md for --profile loopback, or
+# target/benchmarks-quick.md with --quick), and stops what it started.
 # Usage: ./scripts/bench.sh [--profile s3|loopback|faults] [--quick] [--paths a,b]
 #        [--workloads W1,W5] [--iterations N] [--warmup N] [--report FILE]
 # --profile faults runs the fault benchmark (io.seekwell.bench.FaultBenchmark) behind the s3

@@ -52,7 +52,7 @@ public final class Benchmark {
   public static void main(String[] args) throws Exception {
     Map<String, String> options = Options.parse(args);
     URI endpoint = URI.create(Options.required(options, "endpoint"));
-    Path out = Path.of(options.getOrDefault("report", "docs/benchmarks.md"));
+    Path out = Path.of(options.getOrDefault("report", defaultReport(options)));
     ToxiproxyServer toxiproxy = toxiproxy(options, endpoint);
     try {
       run(options, endpoint, toxiproxy, out);
@@ -168,6 +168,13 @@ public final class Benchmark {
     if (results.values().stream().anyMatch(measured -> measured.containsKey("aal"))) {
       System.out.println("Chart written to " + chartPath(out));
     }
+  }
+
+  /** docs/benchmarks-loopback.md for the loopback profile, docs/benchmarks.md otherwise. */
+  private static String defaultReport(Map<String, String> options) {
+    return options.getOrDefault("profile", "loopback").equals("loopback")
+        ? "docs/benchmarks-loopback.md"
+        : "docs/benchmarks.md";
   }
 
   /** The Toxiproxy server {@code --toxiproxy-server} names, started in front of the store. */

@@ -78,7 +78,52 @@ final class Report {
                         gets, median(aal.stream().mapToDouble(Benchmark.Sample::gets).toArray()))));
       }
     }
+    out.append(connectorsAgainstTheirStacks(results));
     return out.toString();
+  }
+
+  /** Each Seekwell connector path with the stack it plugs into, and that stack's default stream. */
+  static final Map<String, String> STACK_DEFAULTS =
+      Map.of("seekwell-iceberg", "iceberg-default", "seekwell-s3a", "s3a-classic");
+
+  /**
+   * A table of the workloads where a connector path and its stack's default stream both ran: their
+   * medians and the ratio; empty if there is none.
+   */
+  private static String connectorsAgainstTheirStacks(
+      Map<Workload, Map<String, List<Benchmark.Sample>>> results) {
+    StringBuilder rows = new StringBuilder();
+    for (Map.Entry<Workload, Map<String, List<Benchmark.Sample>>> entry : results.entrySet()) {
+      for (String connector : List.of("seekwell-iceberg", "seekwell-s3a")) {
+        List<Benchmark.Sample> seekwell = entry.getValue().get(connector);
+        List<Benchmark.Sample> stack = entry.getValue().get(STACK_DEFAULTS.get(connector));
+        if (seekwell == null || stack == null) {
+          continue;
+        }
+        double mine = median(seekwell, Benchmark.Sample::seconds);
+        double theirs = median(stack, Benchmark.Sample::seconds);
+        rows.append(
+            String.format(
+                Locale.ROOT,
+                "| %s %s | %s | %.2f | %s | %.2f | %s |\n",
+                entry.getKey(),
+                entry.getKey().description,
+                STACK_DEFAULTS.get(connector),
+                theirs,
+                connector,
+                mine,
+                ratio(mine, theirs)));
+      }
+    }
+    if (rows.isEmpty()) {
+      return "";
+    }
+    return "\n## Each connector against its stack's default stream\n\n"
+        + "Seconds (median) of each Seekwell connector path and of the stream its stack uses"
+        + " without Seekwell, in the same run.\n\n"
+        + "| workload | stack default | seconds | Seekwell path | seconds | Seekwell / default |\n"
+        + "|---|---|---|---|---|---|\n"
+        + rows;
   }
 
   /** The options a run was given besides the defaults bench.sh sets, as they were typed. */

@@ -27,6 +27,7 @@ final class Targets {
     targets.w1Bytes(projectionBytes);
     targets.w5Throughput();
     targets.everyWorkload();
+    targets.connectorsAgainstTheirStacks();
     return "## Targets\n\n" + String.join("\n", targets.lines) + "\n";
   }
 
@@ -94,6 +95,32 @@ final class Targets {
             + (moreGets.isEmpty() ? "**met**" : "**missed** in " + String.join(", ", moreGets)));
     lines.add(
         "- Every workload, time ≤ AAL's: "
+            + (slower.isEmpty() ? "**met**" : "**missed** in " + String.join(", ", slower)));
+  }
+
+  private void connectorsAgainstTheirStacks() {
+    List<String> slower = new ArrayList<>();
+    int compared = 0;
+    for (Workload workload : results.keySet()) {
+      for (Map.Entry<String, String> pair : Report.STACK_DEFAULTS.entrySet()) {
+        Double time = ratio(workload, pair.getKey(), pair.getValue(), Benchmark.Sample::seconds);
+        if (time == null) {
+          continue;
+        }
+        compared++;
+        if (time > 1.05) {
+          slower.add(String.format(Locale.ROOT, "%s %s (%.2f×)", workload, pair.getKey(), time));
+        }
+      }
+    }
+    String target = "- Each connector path ≤ 1.05 × its stack's default stream (a loopback target)";
+    if (compared == 0) {
+      lines.add(target + ": not measured");
+      return;
+    }
+    lines.add(
+        target
+            + ": "
             + (slower.isEmpty() ? "**met**" : "**missed** in " + String.join(", ", slower)));
   }
 
