@@ -76,7 +76,7 @@ public final class Benchmark {
         Arrays.asList(
             options.getOrDefault("paths", "seekwell,aal,iceberg-default,s3a-classic").split(","));
     List<Workload> workloads = new ArrayList<>();
-    for (String name : options.getOrDefault("workloads", "W1,W2,W3,W4,W5,W6,W7,W8").split(",")) {
+    for (String name : options.getOrDefault("workloads", "W1,W2,W3,W4,W5,W6,W7,W8,W9").split(",")) {
       workloads.add(Workload.valueOf(name.trim()));
     }
 
@@ -94,6 +94,11 @@ public final class Benchmark {
             Arrays.stream(options.getOrDefault("skip", "").split(","))
                 .map(String::trim)
                 .filter(entry -> !entry.isEmpty())
+                // Only what this run would have measured is said to be skipped.
+                .filter(
+                    entry ->
+                        workloads.stream().anyMatch(w -> entry.equals(w + ":" + pathOf(entry)))
+                            && paths.stream().anyMatch(path -> path.trim().equals(pathOf(entry))))
                 .toList());
     Map<Workload, Map<String, List<Sample>>> results = new LinkedHashMap<>();
     for (Workload workload : workloads) {
@@ -168,6 +173,11 @@ public final class Benchmark {
     if (results.values().stream().anyMatch(measured -> measured.containsKey("aal"))) {
       System.out.println("Chart written to " + chartPath(out));
     }
+  }
+
+  /** The path of a {@code --skip} entry, {@code WORKLOAD:PATH}. */
+  private static String pathOf(String skipEntry) {
+    return skipEntry.substring(skipEntry.indexOf(':') + 1);
   }
 
   /** docs/benchmarks-loopback.md for the loopback profile, docs/benchmarks.md otherwise. */
