@@ -1,6 +1,7 @@
 package io.seekwell;
 
 import io.seekwell.common.ByteRange;
+import io.seekwell.physical.FetchPurpose;
 import io.seekwell.physical.ObjectReader;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -117,7 +118,7 @@ public final class Announcement implements AutoCloseable {
     ByteRange range = rangeOf(entry);
     ObjectReader reader = opener.apply(entry.object);
     try {
-      if (!reader.prefetch(range)) {
+      if (!reader.prefetch(range, FetchPurpose.AHEAD)) {
         reader.close();
         return false;
       }

@@ -2,6 +2,7 @@ package io.seekwell;
 
 import io.seekwell.common.ByteRange;
 import io.seekwell.logical.Prefetcher;
+import io.seekwell.physical.FetchPurpose;
 import io.seekwell.physical.ObjectReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -30,14 +31,19 @@ final class ReaderPrefetcher implements Prefetcher {
 
   @Override
   public boolean prefetch(ByteRange range) throws IOException {
-    return reader.prefetch(range);
+    return reader.prefetch(range, FetchPurpose.AHEAD);
+  }
+
+  @Override
+  public boolean prefetchOnce(ByteRange range) throws IOException {
+    return reader.prefetch(range, FetchPurpose.SCAN);
   }
 
   @Override
   public CompletableFuture<byte[]> fetch(ByteRange range) {
     byte[] bytes = new byte[Math.toIntExact(range.length())];
     try {
-      if (reader.prefetch(range)) {
+      if (reader.prefetch(range, FetchPurpose.AHEAD)) {
         CompletableFuture<Void> copied = reader.copyWhenArrived(range, ByteBuffer.wrap(bytes), 0);
         if (copied != null) {
           return copied.thenApply(ignored -> bytes);

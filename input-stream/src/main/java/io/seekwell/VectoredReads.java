@@ -3,6 +3,7 @@ package io.seekwell;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.ByteRanges;
 import io.seekwell.common.concurrent.Futures;
+import io.seekwell.physical.FetchPurpose;
 import io.seekwell.physical.ObjectReader;
 import java.io.EOFException;
 import java.io.IOException;
@@ -66,7 +67,7 @@ final class VectoredReads {
             .toList();
     List<ByteRange> runs = ByteRanges.coalesce(wanted, mergeGap.getAsLong());
     for (ByteRange merged : runs) {
-      reader.prefetch(merged);
+      reader.prefetch(merged, FetchPurpose.SCAN);
     }
     for (ObjectRange range : readable) {
       deliver(reader, range, allocate, release);

@@ -193,6 +193,21 @@ class ReadAheadBehaviourTest {
   }
 
   @Test
+  void bytesFetchedAheadOfReadsThatMayComeAgainStayCachedWhenReadThrough() throws IOException {
+    // A small object is fetched whole at open: its bytes (like a footer) may be read again.
+    configureMemory("16MB");
+    byte[] content = put("again.bin", 6 * MIB);
+    try (S3SeekableInputStream stream = open("again.bin", InputPolicy.DEFAULT)) {
+      assertArrayEquals(content, readAll(stream, content.length));
+    }
+    assertEquals(List.of(ByteRange.of(0, 6 * MIB - 1)), gets());
+    try (S3SeekableInputStream stream = open("again.bin", InputPolicy.DEFAULT)) {
+      assertArrayEquals(content, readAll(stream, content.length));
+    }
+    assertEquals(1, gets().size());
+  }
+
+  @Test
   void readAheadCanBeTurnedOff() throws IOException {
     configure(
         S3SeekableInputStreamConfiguration.builder().logicalIO(LogicalIOConfiguration.OFF).build());

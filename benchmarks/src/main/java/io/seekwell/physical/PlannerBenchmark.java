@@ -57,7 +57,7 @@ public class PlannerBenchmark {
               range,
               new byte[(int) range.length()],
               budget,
-              false));
+              FetchPurpose.DEMAND));
     }
     long candidate = 0;
     while (blocks.floorKey(candidate) != null

@@ -25,6 +25,13 @@ public interface Prefetcher {
   boolean prefetch(ByteRange range) throws IOException;
 
   /**
+   * As {@link #prefetch}, for bytes this stream will read once, in order (read-ahead, column
+   * chunks): in an object longer than a quarter of the memory limit that no other stream has open,
+   * they leave the cache as soon as the stream has read through them.
+   */
+  boolean prefetchOnce(ByteRange range) throws IOException;
+
+  /**
    * The bytes of {@code range}, fetched if needed; completes on the thread that receives the last
    * of them, or exceptionally (also when no memory could be found for them).
    */

@@ -73,7 +73,7 @@ public final class SequentialReadahead implements ReadStrategy {
     boolean issued = false;
     while (frontier < target) {
       long size = Math.min(nextRequestSize, prefetcher.objectLength() - frontier);
-      if (!prefetcher.prefetch(ByteRange.ofLength(frontier, size))) {
+      if (!prefetcher.prefetchOnce(ByteRange.ofLength(frontier, size))) {
         break;
       }
       frontier += size;

@@ -44,7 +44,7 @@ final class Block {
   private volatile boolean evicted;
   private volatile boolean read;
   private volatile int consumedTo;
-  private final boolean prefetched;
+  private final FetchPurpose purpose;
 
   /** For prefetched blocks, which 64 KiB granules readers touched; null otherwise. */
   private final AtomicLongArray readGranules;
@@ -57,13 +57,13 @@ final class Block {
 
   /**
    * A block of {@code range} in {@code data}, an array from {@code budget} at least as long as the
-   * range, pinned once for its fetcher; {@code prefetched} if no read asked for it yet. Releasing
-   * the block gives the array back to {@code budget}.
+   * range, fetched for {@code purpose}, pinned once for its fetcher. Releasing the block gives the
+   * array back to {@code budget}.
    */
-  Block(BlockKey key, ByteRange range, byte[] data, MemoryBudget budget, boolean prefetched) {
-    this.prefetched = prefetched;
+  Block(BlockKey key, ByteRange range, byte[] data, MemoryBudget budget, FetchPurpose purpose) {
+    this.purpose = purpose;
     this.readGranules =
-        prefetched
+        purpose.isPrefetch()
             ? new AtomicLongArray((int) ((range.length() + GRANULE * 64 - 1) / (GRANULE * 64)))
             : null;
     this.key = key;
@@ -87,7 +87,12 @@ final class Block {
 
   /** Whether the block was fetched ahead of any read. */
   boolean isPrefetched() {
-    return prefetched;
+    return purpose.isPrefetch();
+  }
+
+  /** Whether the block was fetched ahead of one stream that reads it once. */
+  boolean isForScan() {
+    return purpose == FetchPurpose.SCAN;
   }
 
   /** Whether a reader has copied bytes from the block (prefetched blocks start unread). */

@@ -68,12 +68,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * stream has open), then blocks that were read, last prefetched blocks nobody has read. A prefetch
  * may only take the first tier; a read may take all three.
  *
- * <p><b>Scans.</b> A stream that reads every byte of a prefetched block of an object longer than a
- * quarter of the memory limit, while no other stream has the object open, is scanning it: the block
- * is dropped as soon as the stream has read through it ({@link #readThrough}). A scan then holds
- * only its read-ahead, and does not push the rest of the cache out for bytes read once; a second
- * scan of the object fetches them again. Blocks a read asked for, and prefetched blocks with bytes
- * nobody read, stay cached.
+ * <p><b>Scans.</b> A block fetched ahead for a stream that reads it once ({@link
+ * FetchPurpose#SCAN}: read-ahead, column chunks, vectored ranges), of an object longer than a
+ * quarter of the memory limit, is dropped as soon as the stream has read every byte of it, if no
+ * other stream has the object open ({@link #readThrough}). A scan then holds only its read-ahead,
+ * and does not push the rest of the cache out for bytes read once; a second scan of the object
+ * fetches them again. Blocks a read asked for, blocks fetched ahead of reads that may come again
+ * (footers, small objects), and blocks with bytes nobody read stay cached.
  *
  * <p><b>The index.</b> An {@code objects} entry, and the stream count of its {@link ObjectBlocks},
  * change only inside {@code ConcurrentHashMap.compute} for its key, so opening, closing and the
@@ -242,18 +243,18 @@ final class BlockStore implements AutoCloseable {
    *     then reads those bytes straight into its own buffer
    */
   boolean fetch(
-      ObjectBlocks blocks, long position, long end, FetchContext context, boolean prefetch)
+      ObjectBlocks blocks, long position, long end, FetchContext context, FetchPurpose purpose)
       throws IOException {
     ensureOpen();
     ByteRange window = planner.window(position, end, blocks.length());
     blocks.planLock().lock();
     try {
       for (ByteRange part : planner.missingParts(window, blocks.blocks())) {
-        byte[] array = admit(Math.toIntExact(part.length()), prefetch);
+        byte[] array = admit(Math.toIntExact(part.length()), purpose.isPrefetch());
         if (array == null) {
           return !part.contains(position);
         }
-        start(blocks, part, array, context, prefetch);
+        start(blocks, part, array, context, purpose);
       }
       return true;
     } finally {
@@ -267,7 +268,10 @@ final class BlockStore implements AutoCloseable {
    */
   void readThrough(Block block) {
     ObjectBlocks owner = block.key().owner();
-    if (owner.length() > scanLength && owner.openStreams() <= 1 && block.isFullyRead()) {
+    if (block.isForScan()
+        && owner.length() > scanLength
+        && owner.openStreams() <= 1
+        && block.isFullyRead()) {
       drop(block);
     }
   }
@@ -343,9 +347,13 @@ final class BlockStore implements AutoCloseable {
   }
 
   private void start(
-      ObjectBlocks blocks, ByteRange part, byte[] array, FetchContext context, boolean prefetch) {
-    Block block = new Block(new BlockKey(blocks, part.start()), part, array, budget, prefetch);
-    if (prefetch) {
+      ObjectBlocks blocks,
+      ByteRange part,
+      byte[] array,
+      FetchContext context,
+      FetchPurpose purpose) {
+    Block block = new Block(new BlockKey(blocks, part.start()), part, array, budget, purpose);
+    if (purpose.isPrefetch()) {
       metrics.add(Metric.PREFETCHED_BYTES, part.length());
     } else {
       countDemandGet();

@@ -81,7 +81,7 @@ public final class ObjectReader implements AutoCloseable {
       int wanted = (int) (end - at + 1);
       Block block = pinnedBlockAt(at);
       if (block == null) {
-        if (!store.fetch(blocks, at, end, context, false)) {
+        if (!store.fetch(blocks, at, end, context, FetchPurpose.DEMAND)) {
           readDirect(at, buffer, offset + total, wanted);
           return total + wanted;
         }
@@ -104,11 +104,12 @@ public final class ObjectReader implements AutoCloseable {
   }
 
   /**
-   * Starts GETs for the bytes of {@code range} not cached or in flight, without waiting for them.
+   * Starts GETs for the bytes of {@code range} not cached or in flight, for {@code purpose} (not
+   * {@link FetchPurpose#DEMAND}), without waiting for them.
    *
    * @return false if memory could not be found for the first missing bytes
    */
-  public boolean prefetch(ByteRange range) throws IOException {
+  public boolean prefetch(ByteRange range, FetchPurpose purpose) throws IOException {
     if (closed || range.start() >= blocks.length()) {
       return true;
     }
@@ -117,7 +118,7 @@ public final class ObjectReader implements AutoCloseable {
       return true;
     }
     long start = block == null ? range.start() : block.range().end() + 1;
-    return store.fetch(blocks, start, Math.min(range.end(), blocks.length() - 1), context, true);
+    return store.fetch(blocks, start, Math.min(range.end(), blocks.length() - 1), context, purpose);
   }
 
   /**

@@ -45,6 +45,11 @@ class SequentialReadaheadTest {
     }
 
     @Override
+    public boolean prefetchOnce(ByteRange range) {
+      return prefetch(range);
+    }
+
+    @Override
     public CompletableFuture<byte[]> fetch(ByteRange range) {
       throw new UnsupportedOperationException("read-ahead only prefetches");
     }

@@ -46,7 +46,12 @@ class BlockPropertyTest {
     Arrays.fill(array, (byte) 0x5A);
     MemoryBudget budget = new MemoryBudget(array.length);
     Block block =
-        new Block(new BlockKey(null, START), ByteRange.ofLength(START, size), array, budget, false);
+        new Block(
+            new BlockKey(null, START),
+            ByteRange.ofLength(START, size),
+            array,
+            budget,
+            FetchPurpose.DEMAND);
     assertEquals(0, block.availableFrom(START));
     block.fillFrom(trickling(content, mostPerRead));
 

@@ -77,7 +77,7 @@ class ObjectReaderTest {
   void aClosedReaderStartsNoGet() throws IOException {
     ObjectReader reader = open("closed", TestData.randomBytes(1, MIB));
     reader.close();
-    reader.prefetch(ByteRange.of(0, MIB - 1));
+    reader.prefetch(ByteRange.of(0, MIB - 1), FetchPurpose.AHEAD);
     assertEquals(0, store.gets().size());
     assertTrue(
         reader

@@ -35,7 +35,7 @@ class RequestPlannerTest {
               range,
               new byte[(int) range.length()],
               budget,
-              false));
+              FetchPurpose.DEMAND));
     }
     return map;
   }

@@ -134,7 +134,7 @@ final class ParquetReadStrategy implements ReadStrategy {
     long beforeFooter = footerOnly ? 0 : settings.tailSize(length) - footerSize;
     if (beforeFooter > 0) {
       // In parallel: the footer is parsed as soon as its own (smaller) GET is in.
-      prefetchQuietly(ByteRange.ofLength(footerTail.start() - beforeFooter, beforeFooter));
+      prefetchQuietly(ByteRange.ofLength(footerTail.start() - beforeFooter, beforeFooter), false);
     }
     layout =
         footerBytes
@@ -201,7 +201,7 @@ final class ParquetReadStrategy implements ReadStrategy {
   private void fetchRestOfFooterOnlyFile() {
     if (footerOnly && !fetchedRest && footerTail.start() > 0) {
       fetchedRest = true;
-      prefetchQuietly(ByteRange.of(0, footerTail.start() - 1));
+      prefetchQuietly(ByteRange.of(0, footerTail.start() - 1), false);
     }
   }
 
@@ -333,19 +333,20 @@ final class ParquetReadStrategy implements ReadStrategy {
     }
     wanted.sort(Comparator.comparingLong(ByteRange::start));
     for (ByteRange run : ByteRanges.coalesce(wanted, settings.mergeGap())) {
-      if (!prefetchQuietly(run)) {
+      if (!prefetchQuietly(run, true)) {
         return;
       }
     }
   }
 
   /**
-   * Starts GETs for {@code range}; returns false if they could not be started (no memory, or the
-   * stream is closing), which only means less is prefetched.
+   * Starts GETs for {@code range}, column chunks the stream reads {@code once}; returns false if
+   * they could not be started (no memory, or the stream is closing), which only means less is
+   * prefetched.
    */
-  private boolean prefetchQuietly(ByteRange range) {
+  private boolean prefetchQuietly(ByteRange range, boolean once) {
     try {
-      return prefetcher.prefetch(range);
+      return once ? prefetcher.prefetchOnce(range) : prefetcher.prefetch(range);
     } catch (IOException e) {
       return false;
     }

@@ -38,6 +38,11 @@ final class RecordingPrefetcher implements Prefetcher {
   }
 
   @Override
+  public boolean prefetchOnce(ByteRange range) {
+    return prefetch(range);
+  }
+
+  @Override
   public CompletableFuture<byte[]> fetch(ByteRange range) {
     fetched.add(range);
     return CompletableFuture.completedFuture(
