@@ -25,14 +25,12 @@ final class ReadStrategySelector implements AutoCloseable {
   private record Format(FormatPlugin plugin, Pattern keys) {}
 
   private final LogicalIOConfiguration configuration;
-  private final long requestSize;
   private final long maxWindow;
   private final Pattern sequentialKeys;
   private final List<Format> formats = new ArrayList<>();
 
   ReadStrategySelector(S3SeekableInputStreamConfiguration settings) {
     this.configuration = settings.logicalIO();
-    this.requestSize = settings.physicalIO().targetRequestSize();
     // A window larger than half the memory bound would evict its own unread bytes.
     this.maxWindow =
         Math.max(
@@ -101,11 +99,7 @@ final class ReadStrategySelector implements AutoCloseable {
       return ReadStrategy.NONE;
     }
     return new SequentialReadahead(
-        prefetcher,
-        configuration.sequentialInitialSize(),
-        maxWindow,
-        requestSize,
-        startAtFirstRead);
+        prefetcher, configuration.sequentialInitialSize(), maxWindow, startAtFirstRead);
   }
 
   private java.util.Optional<Format> formatFor(S3URI uri) {

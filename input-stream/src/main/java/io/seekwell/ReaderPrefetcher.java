@@ -30,6 +30,11 @@ final class ReaderPrefetcher implements Prefetcher {
   }
 
   @Override
+  public long requestSize() {
+    return reader.requestSize();
+  }
+
+  @Override
   public boolean prefetch(ByteRange range) throws IOException {
     return reader.prefetch(range, FetchPurpose.AHEAD);
   }

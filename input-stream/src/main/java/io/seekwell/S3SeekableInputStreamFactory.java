@@ -113,9 +113,11 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     String settings =
         "memory limit "
             + physical.maxMemoryLimit()
-            + " bytes, requests up to "
+            + " bytes, requests of "
             + physical.targetRequestSize()
-            + " bytes, metadata kept "
+            + " bytes (up to "
+            + physical.maxRequestSize()
+            + " on a fast link), metadata kept "
             + physical.metadataCacheTtl()
             + ", up to "
             + configuration.client().maxAttempts()

@@ -317,6 +317,7 @@ class PhysicalIOBehaviourTest {
             MIB,
             64 * KIB,
             8 * MIB,
+            8 * MIB,
             1.25,
             10,
             Duration.ofMillis(200),
@@ -341,6 +342,7 @@ class PhysicalIOBehaviourTest {
         new PhysicalIOConfiguration(
             MIB,
             64 * KIB,
+            8 * MIB,
             8 * MIB,
             1.25,
             10,

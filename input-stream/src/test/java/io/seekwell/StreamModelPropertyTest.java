@@ -103,6 +103,7 @@ class StreamModelPropertyTest {
         tightMemory ? 24 * 1024 : 1 << 20,
         4096,
         8192,
+        8192,
         1.25,
         100,
         Duration.ofMinutes(1),

@@ -208,6 +208,7 @@ class VectoredReadTest {
                     memoryLimit,
                     64 * KIB,
                     8 * MIB,
+                    8 * MIB,
                     1.25,
                     100,
                     Duration.ofMinutes(5),

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -80,9 +81,9 @@ public final class Benchmark {
       workloads.add(Workload.valueOf(name.trim()));
     }
 
-    S3SeekableInputStreamConfiguration seekwell =
-        S3SeekableInputStreamConfiguration.fromConfiguration(
-            ConnectorConfiguration.of(settings(options.getOrDefault("seekwell", ""))));
+    Map<String, String> seekwell = settings(options.getOrDefault("seekwell", ""));
+    // Checked before anything is measured: an unknown or malformed setting fails the run here.
+    configuration(seekwell);
     Dataset data;
     try (S3Client admin = Clients.sync(endpoint, credentials, null)) {
       data =
@@ -244,7 +245,7 @@ public final class Benchmark {
       Dataset data,
       URI endpoint,
       StaticCredentialsProvider credentials,
-      S3SeekableInputStreamConfiguration seekwell)
+      Map<String, String> seekwell)
       throws IOException {
     RequestCounter counter = new RequestCounter();
     List<MemoryPoolMXBean> heap =
@@ -271,27 +272,41 @@ public final class Benchmark {
   /**
    * A fresh read path whose clients {@code counter} counts; closing it closes them: {@code
    * seekwell}, {@code aal}, {@code iceberg-default}, {@code s3a-classic}, and Seekwell through its
-   * connectors, {@code seekwell-iceberg} and {@code seekwell-s3a}.
+   * connectors, {@code seekwell-iceberg} and {@code seekwell-s3a}. The {@code seekwell} settings
+   * (Seekwell's configuration keys) apply to all three Seekwell paths, given as each stack gives
+   * them: as they are, as {@code seekwell.*} FileIO properties, as {@code fs.s3a.seekwell.*}.
    */
   static ReadPath open(
       String name,
       URI endpoint,
       StaticCredentialsProvider credentials,
       RequestCounter counter,
-      S3SeekableInputStreamConfiguration seekwell)
+      Map<String, String> seekwell)
       throws IOException {
     return switch (name.trim()) {
       case "seekwell" ->
-          new SeekwellPath(Clients.async(endpoint, credentials, counter), Dataset.BUCKET, seekwell);
+          new SeekwellPath(
+              Clients.async(endpoint, credentials, counter),
+              Dataset.BUCKET,
+              configuration(seekwell));
       case "aal" -> new AalPath(Clients.async(endpoint, credentials, counter), Dataset.BUCKET);
       case "iceberg-default" ->
-          new IcebergPath(Clients.sync(endpoint, credentials, counter), Dataset.BUCKET, false);
+          new IcebergPath(
+              Clients.sync(endpoint, credentials, counter), Dataset.BUCKET, Optional.empty());
       case "seekwell-iceberg" ->
-          new IcebergPath(Clients.sync(endpoint, credentials, counter), Dataset.BUCKET, true);
-      case "s3a-classic" -> new S3aPath(endpoint, credentials, counter, Dataset.BUCKET, false);
-      case "seekwell-s3a" -> new S3aPath(endpoint, credentials, counter, Dataset.BUCKET, true);
+          new IcebergPath(
+              Clients.sync(endpoint, credentials, counter), Dataset.BUCKET, Optional.of(seekwell));
+      case "s3a-classic" ->
+          new S3aPath(endpoint, credentials, counter, Dataset.BUCKET, Optional.empty());
+      case "seekwell-s3a" ->
+          new S3aPath(endpoint, credentials, counter, Dataset.BUCKET, Optional.of(seekwell));
       default -> throw new IllegalArgumentException("Unknown read path: " + name);
     };
+  }
+
+  private static S3SeekableInputStreamConfiguration configuration(Map<String, String> settings) {
+    return S3SeekableInputStreamConfiguration.fromConfiguration(
+        ConnectorConfiguration.of(settings));
   }
 
   /** {@code key=value,key=value} as a map. */

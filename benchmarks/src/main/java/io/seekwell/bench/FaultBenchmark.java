@@ -1,6 +1,5 @@
 package io.seekwell.bench;
 
-import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.testing.FaultProxy;
 import io.seekwell.testing.FaultProxy.ConnectionFault;
 import java.io.IOException;
@@ -133,7 +132,7 @@ public final class FaultBenchmark {
       data =
           Dataset.prepare(admin, Path.of(options.getOrDefault("data", ".tools/bench-data")), scale);
     }
-    S3SeekableInputStreamConfiguration seekwell = S3SeekableInputStreamConfiguration.DEFAULT;
+    Map<String, String> seekwell = Map.of();
     Map<Workload, Map<String, Map<Condition, List<Run>>>> results = new LinkedHashMap<>();
     ExecutorService runner =
         Executors.newCachedThreadPool(

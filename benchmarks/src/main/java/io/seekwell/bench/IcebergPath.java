@@ -3,6 +3,7 @@ package io.seekwell.bench;
 import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.iceberg.SeekwellS3FileIO;
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.aws.s3.S3FileIO;
@@ -13,8 +14,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Iceberg 1.11's {@link S3FileIO} on a counted sync client: its own stream with its defaults, or,
- * with {@code seekwell}, Seekwell's {@link SeekwellS3FileIO} (Seekwell's streams, Iceberg's
- * client).
+ * with {@code seekwell} settings, Seekwell's {@link SeekwellS3FileIO} (Seekwell's streams,
+ * Iceberg's client) given them as {@code seekwell.*} properties.
  */
 final class IcebergPath implements ReadPath {
 
@@ -22,11 +23,13 @@ final class IcebergPath implements ReadPath {
   private final S3Client s3;
   private final S3FileIO io;
 
-  IcebergPath(S3Client s3, String bucket, boolean seekwell) {
+  IcebergPath(S3Client s3, String bucket, Optional<Map<String, String>> seekwell) {
     this.bucket = bucket;
     this.s3 = s3;
-    this.io = seekwell ? new SeekwellS3FileIO(() -> s3) : new S3FileIO(() -> s3);
-    this.io.initialize(Map.of());
+    this.io = seekwell.isPresent() ? new SeekwellS3FileIO(() -> s3) : new S3FileIO(() -> s3);
+    Map<String, String> properties = new HashMap<>();
+    seekwell.ifPresent(settings -> settings.forEach((k, v) -> properties.put("seekwell." + k, v)));
+    this.io.initialize(properties);
   }
 
   private org.apache.iceberg.io.InputFile file(String key, long length) {

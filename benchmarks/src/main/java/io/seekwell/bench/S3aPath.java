@@ -4,6 +4,8 @@ import io.seekwell.hadoop.SeekwellStreamFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -16,9 +18,10 @@ import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
 /**
- * Hadoop S3A 3.4.3's classic input stream with its defaults, or, with {@code seekwell}, Seekwell's
- * S3A stream factory (Seekwell's streams, S3A's client); Parquet files are opened the way
- * parquet-hadoop opens them (its {@link HadoopInputFile}, with the file status, so no HEAD).
+ * Hadoop S3A 3.4.3's classic input stream with its defaults, or, with {@code seekwell} settings,
+ * Seekwell's S3A stream factory (Seekwell's streams, S3A's client) given them as {@code
+ * fs.s3a.seekwell.*}; Parquet files are opened the way parquet-hadoop opens them (its {@link
+ * HadoopInputFile}, with the file status, so no HEAD).
  */
 final class S3aPath implements ReadPath {
 
@@ -32,7 +35,7 @@ final class S3aPath implements ReadPath {
       StaticCredentialsProvider credentials,
       RequestCounter counter,
       String bucket,
-      boolean seekwell)
+      Optional<Map<String, String>> seekwell)
       throws IOException {
     this.bucket = bucket;
     this.counterId = S3aRequestCounter.register(counter);
@@ -45,9 +48,10 @@ final class S3aPath implements ReadPath {
     conf.set("fs.s3a.access.key", keys.accessKeyId());
     conf.set("fs.s3a.secret.key", keys.secretAccessKey());
     conf.set("fs.s3a.aws.credentials.provider", SIMPLE_CREDENTIALS);
-    if (seekwell) {
+    if (seekwell.isPresent()) {
       conf.set("fs.s3a.input.stream.type", "custom");
       conf.set("fs.s3a.input.stream.custom.factory", SeekwellStreamFactory.class.getName());
+      seekwell.get().forEach((k, v) -> conf.set(SeekwellStreamFactory.SETTINGS_PREFIX + k, v));
     } else {
       conf.set("fs.s3a.input.stream.type", "classic");
     }

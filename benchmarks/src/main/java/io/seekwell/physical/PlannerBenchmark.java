@@ -34,7 +34,9 @@ public class PlannerBenchmark {
   private static final long OBJECT_LENGTH = 1L << 30;
   private static final int BLOCK = 64 * 1024;
 
-  private final RequestPlanner planner = new RequestPlanner(PhysicalIOConfiguration.DEFAULT);
+  private final RequestPlanner planner =
+      new RequestPlanner(
+          PhysicalIOConfiguration.DEFAULT, PhysicalIOConfiguration.DEFAULT::targetRequestSize);
   private final NavigableMap<Long, Block> blocks = new ConcurrentSkipListMap<>();
   private long missPosition;
 

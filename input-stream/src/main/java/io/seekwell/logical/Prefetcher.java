@@ -18,6 +18,12 @@ public interface Prefetcher {
   long objectLength();
 
   /**
+   * The size the store's GETs are split into now; a read-ahead that grows its requests grows them
+   * up to this. It may change as GETs show how fast the link is.
+   */
+  long requestSize();
+
+  /**
    * Starts GETs for the bytes of {@code range} not yet cached or in flight, without waiting.
    *
    * @return false if memory could not be found for it (the request yields to the memory bound)

@@ -7,16 +7,16 @@ import java.io.IOException;
  * A sliding read-ahead window for sequential reads. While reads follow each other, it keeps
  * requests in flight ahead of the reader and tops the window up as soon as less than half of it is
  * left (the low-water mark), so the pipeline never drains. Requests grow from the initial size up
- * to the request size; the window doubles with each top-up up to its maximum. A read that does not
- * continue where the last one ended collapses the window. Never asks past the end of the object; a
- * request refused by the memory bound stops the top-up. Not thread-safe: one stream owns it.
+ * to the prefetcher's request size at the time; the window doubles with each top-up up to its
+ * maximum. A read that does not continue where the last one ended collapses the window. Never asks
+ * past the end of the object; a request refused by the memory bound stops the top-up. Not
+ * thread-safe: one stream owns it.
  */
 public final class SequentialReadahead implements ReadStrategy {
 
   private final Prefetcher prefetcher;
   private final long initialSize;
   private final long maxWindow;
-  private final long requestSize;
   private final boolean startAtFirstRead;
   private long expectedNext = 0;
   private long frontier = -1;
@@ -32,15 +32,10 @@ public final class SequentialReadahead implements ReadStrategy {
    *     previous one does
    */
   public SequentialReadahead(
-      Prefetcher prefetcher,
-      long initialSize,
-      long maxWindow,
-      long requestSize,
-      boolean startAtFirstRead) {
+      Prefetcher prefetcher, long initialSize, long maxWindow, boolean startAtFirstRead) {
     this.prefetcher = prefetcher;
     this.initialSize = initialSize;
     this.maxWindow = Math.max(initialSize, maxWindow);
-    this.requestSize = Math.max(1, requestSize);
     this.startAtFirstRead = startAtFirstRead;
   }
 
@@ -57,7 +52,7 @@ public final class SequentialReadahead implements ReadStrategy {
     }
     if (window == 0) {
       window = initialSize;
-      nextRequestSize = Math.min(initialSize, requestSize);
+      nextRequestSize = Math.min(initialSize, prefetcher.requestSize());
       frontier = position;
     }
     if (frontier < end) {
@@ -77,7 +72,7 @@ public final class SequentialReadahead implements ReadStrategy {
         break;
       }
       frontier += size;
-      nextRequestSize = Math.min(nextRequestSize * 2, requestSize);
+      nextRequestSize = Math.min(nextRequestSize * 2, prefetcher.requestSize());
       issued = true;
     }
     if (issued) {

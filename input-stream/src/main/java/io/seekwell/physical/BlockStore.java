@@ -7,6 +7,7 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.concurrent.DaemonPools;
 import io.seekwell.common.concurrent.Futures;
+import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
@@ -116,23 +117,34 @@ final class BlockStore implements AutoCloseable {
   private final long readTimeoutNanos;
   private final long scanLength;
   private final Metrics metrics;
-  private final LinkStats link = new LinkStats();
+  private final LinkStats link;
+  private final Ticker ticker;
   private final Set<CompletableFuture<ObjectContent>> inFlight = ConcurrentHashMap.newKeySet();
   private final Set<ObjectContent> bodies = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
   /**
    * A store that fetches with {@code client}; it tells {@code metadata} the versions GET responses
-   * name and forgets an object's metadata when a GET finds that its ETag no longer matches.
+   * name and forgets an object's metadata when a GET finds that its ETag no longer matches. GETs
+   * are timed with {@code ticker}, for the link's statistics.
    */
   BlockStore(
       ObjectClient client,
       PhysicalIOConfiguration configuration,
       Metrics metrics,
-      MetadataStore metadata) {
+      MetadataStore metadata,
+      Ticker ticker) {
     this.client = client;
+    this.ticker = ticker;
     this.metrics = metrics;
-    this.planner = new RequestPlanner(configuration);
+    // A GET's array is part of the memory bound: none grows past a sixteenth of it.
+    this.link =
+        new LinkStats(
+            configuration.targetRequestSize(),
+            Math.max(
+                configuration.targetRequestSize(),
+                Math.min(configuration.maxRequestSize(), configuration.maxMemoryLimit() / 16)));
+    this.planner = new RequestPlanner(configuration, link::requestSize);
     this.budget = new MemoryBudget(configuration.maxMemoryLimit());
     this.metadata = metadata;
     this.readTimeoutNanos = configuration.readTimeout().toNanos();
@@ -427,7 +439,7 @@ final class BlockStore implements AutoCloseable {
     GetRequest request =
         new GetRequest(
             blocks.key().location(), range, Optional.ofNullable(blocks.etag()), context.options());
-    long sent = System.nanoTime();
+    long sent = ticker.nanos();
     CompletableFuture<ObjectContent> response = client.getObject(request);
     inFlight.add(response);
     try {
@@ -436,7 +448,7 @@ final class BlockStore implements AutoCloseable {
       }
       try (ObjectContent content =
           Futures.awaitClosingLate(response, readTimeoutNanos, "GET " + request.describe())) {
-        long firstByte = System.nanoTime();
+        long firstByte = ticker.nanos();
         bodies.add(content);
         try {
           checkVersion(blocks, content);
@@ -444,7 +456,7 @@ final class BlockStore implements AutoCloseable {
         } finally {
           bodies.remove(content);
         }
-        link.record(firstByte - sent, range.length(), System.nanoTime() - firstByte);
+        link.record(firstByte - sent, range.length(), ticker.nanos() - firstByte);
       }
     } catch (ObjectChangedException e) {
       invalidate(blocks);
@@ -523,6 +535,11 @@ final class BlockStore implements AutoCloseable {
     if (closed) {
       throw new IOException("The stream factory is closed");
     }
+  }
+
+  /** The size GETs are split into now, from what GETs have shown so far. */
+  long requestSize() {
+    return link.requestSize();
   }
 
   /** The break-even gap for merging ranges, from what GETs have shown so far. */

@@ -48,6 +48,14 @@ public final class ObjectReader implements AutoCloseable {
     return blocks.length();
   }
 
+  /**
+   * The size GETs are split into now: the target request size, or larger once GETs have shown a
+   * fast link (see {@code physicalio.max.request.size}).
+   */
+  public long requestSize() {
+    return store.requestSize();
+  }
+
   /** The object version's ETag; empty for an object opened by length until a GET has answered. */
   public Optional<String> etag() {
     return Optional.ofNullable(blocks.etag());

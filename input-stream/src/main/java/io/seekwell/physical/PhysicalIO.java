@@ -25,7 +25,7 @@ public final class PhysicalIO implements AutoCloseable {
       ObjectClient client, PhysicalIOConfiguration configuration, Metrics metrics, Ticker ticker) {
     this.configuration = configuration;
     this.metadata = new MetadataStore(client, configuration, ticker);
-    this.blocks = new BlockStore(client, configuration, metrics, metadata);
+    this.blocks = new BlockStore(client, configuration, metrics, metadata, ticker);
   }
 
   /**

@@ -9,8 +9,11 @@ import java.time.Duration;
  *
  * @param maxMemoryLimit bytes held plus bytes in flight never exceed this
  * @param readAheadBytes a missed read is widened to at least this many bytes
- * @param targetRequestSize longer GETs are split into parts of at most this size
- * @param requestToleranceRatio a GET up to {@code targetRequestSize * ratio} is not split
+ * @param targetRequestSize longer GETs are split into parts of about this size, or larger ones when
+ *     single GETs transfer fast (see {@code maxRequestSize})
+ * @param maxRequestSize the largest size GETs are split into on a fast link, at least {@code
+ *     targetRequestSize}; equal to it, GETs are always split by the target size
+ * @param requestToleranceRatio a GET up to its split size times this ratio is not split
  * @param metadataCacheSize how many objects' metadata is kept
  * @param metadataCacheTtl how long metadata is kept after it was fetched
  * @param readTimeout the longest a read waits for bytes to arrive
@@ -22,6 +25,7 @@ public record PhysicalIOConfiguration(
     long maxMemoryLimit,
     long readAheadBytes,
     long targetRequestSize,
+    long maxRequestSize,
     double requestToleranceRatio,
     int metadataCacheSize,
     Duration metadataCacheTtl,
@@ -36,12 +40,13 @@ public record PhysicalIOConfiguration(
   public static final long AUTO_COALESCE = -1;
 
   /**
-   * The longest GET: one GET fills one {@code byte[]}, so {@code targetRequestSize *
+   * The longest GET: one GET fills one {@code byte[]}, so {@code maxRequestSize *
    * requestToleranceRatio} may not exceed what an array can hold.
    */
   public static final long MAX_REQUEST_SIZE = Integer.MAX_VALUE - 8;
 
   private static final String TARGET_REQUEST_SIZE_KEY = "target.request.size";
+  private static final String MAX_REQUEST_SIZE_KEY = "max.request.size";
   private static final String TOLERANCE_RATIO_KEY = "request.tolerance.ratio";
 
   private static final long KIB = 1024;
@@ -54,6 +59,7 @@ public record PhysicalIOConfiguration(
           Math.min(GIB, Runtime.getRuntime().maxMemory() / 4),
           64 * KIB,
           8 * MIB,
+          32 * MIB,
           1.25,
           10_000,
           Duration.ofMinutes(5),
@@ -66,6 +72,7 @@ public record PhysicalIOConfiguration(
     requireAtLeast("maxMemoryLimit", maxMemoryLimit, 1);
     requireAtLeast("readAheadBytes", readAheadBytes, 1);
     requireAtLeast("targetRequestSize", targetRequestSize, 1);
+    requireAtLeast("maxRequestSize", maxRequestSize, targetRequestSize);
     requireAtLeast("metadataCacheSize", metadataCacheSize, 1);
     requireAtLeast("fetchThreads", fetchThreads, 1);
     requireAtLeast("coalesceTolerance", coalesceTolerance, AUTO_COALESCE);
@@ -75,19 +82,19 @@ public record PhysicalIOConfiguration(
     }
     requirePositive("metadataCacheTtl", metadataCacheTtl);
     requirePositive("readTimeout", readTimeout);
-    if (longestRequest(targetRequestSize, requestToleranceRatio) > MAX_REQUEST_SIZE) {
+    if (longestRequest(maxRequestSize, requestToleranceRatio) > MAX_REQUEST_SIZE) {
       throw new IllegalArgumentException(
-          tooLong(PREFIX + TARGET_REQUEST_SIZE_KEY, PREFIX + TOLERANCE_RATIO_KEY));
+          tooLong(PREFIX + MAX_REQUEST_SIZE_KEY, PREFIX + TOLERANCE_RATIO_KEY));
     }
   }
 
-  private static double longestRequest(long targetRequestSize, double requestToleranceRatio) {
-    return targetRequestSize * requestToleranceRatio;
+  private static double longestRequest(long requestSize, double requestToleranceRatio) {
+    return requestSize * requestToleranceRatio;
   }
 
-  private static String tooLong(String targetKey, String ratioKey) {
+  private static String tooLong(String sizeKey, String ratioKey) {
     return "'"
-        + targetKey
+        + sizeKey
         + "' times '"
         + ratioKey
         + "' is the longest GET, and one GET fills one array: it must be at most "
@@ -95,7 +102,11 @@ public record PhysicalIOConfiguration(
         + " bytes";
   }
 
-  /** Reads the settings under {@code physicalio.}; unset keys get defaults. */
+  /**
+   * Reads the settings under {@code physicalio.}; unset keys get defaults. An unset {@code
+   * max.request.size} is its default (lowered so that it times the ratio fits an array) or the
+   * target size, whichever is larger.
+   */
   public static PhysicalIOConfiguration fromConfiguration(ConnectorConfiguration configuration) {
     ConnectorConfiguration config = configuration.narrow(PREFIX);
     long targetRequestSize =
@@ -106,10 +117,31 @@ public record PhysicalIOConfiguration(
       throw new IllegalArgumentException(
           tooLong(config.fullKey(TARGET_REQUEST_SIZE_KEY), config.fullKey(TOLERANCE_RATIO_KEY)));
     }
+    long defaultMax =
+        Math.max(
+            targetRequestSize,
+            Math.min(DEFAULT.maxRequestSize, (long) (MAX_REQUEST_SIZE / toleranceRatio)));
+    long maxRequestSize = config.getSize(MAX_REQUEST_SIZE_KEY, defaultMax, 1, MAX_REQUEST_SIZE);
+    if (maxRequestSize < targetRequestSize) {
+      throw new IllegalArgumentException(
+          "'"
+              + config.fullKey(MAX_REQUEST_SIZE_KEY)
+              + "' must be at least '"
+              + config.fullKey(TARGET_REQUEST_SIZE_KEY)
+              + "' ("
+              + targetRequestSize
+              + " bytes), was "
+              + maxRequestSize);
+    }
+    if (longestRequest(maxRequestSize, toleranceRatio) > MAX_REQUEST_SIZE) {
+      throw new IllegalArgumentException(
+          tooLong(config.fullKey(MAX_REQUEST_SIZE_KEY), config.fullKey(TOLERANCE_RATIO_KEY)));
+    }
     return new PhysicalIOConfiguration(
         config.getSize("max.memory.limit", DEFAULT.maxMemoryLimit, 1),
         config.getSize("readaheadbytes", DEFAULT.readAheadBytes, 1),
         targetRequestSize,
+        maxRequestSize,
         toleranceRatio,
         config.getInt("metadata.cache.size", DEFAULT.metadataCacheSize, 1),
         config.getPositiveDuration("metadata.cache.ttl", DEFAULT.metadataCacheTtl),
@@ -126,6 +158,7 @@ public record PhysicalIOConfiguration(
         bytes,
         readAheadBytes,
         targetRequestSize,
+        maxRequestSize,
         requestToleranceRatio,
         metadataCacheSize,
         metadataCacheTtl,

@@ -4,25 +4,28 @@ import io.seekwell.common.ByteRange;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableMap;
+import java.util.function.LongSupplier;
 
 /**
  * Decides which GETs a read needs: widens a miss to at least the read-ahead size (never past the
  * end), leaves out bytes already cached or in flight, makes each contiguous missing range one GET
- * and splits a GET longer than the target size times the tolerance ratio into as many equal parts
- * of at least the target size as fit, none longer than target times ratio. Stateless and
- * thread-safe.
+ * and splits a GET longer than the request size times the tolerance ratio into as many equal parts
+ * of at least the request size as fit, none longer than the size times the ratio. The request size
+ * is the one the link's statistics give at the time of planning. Thread-safe.
  */
 final class RequestPlanner {
 
   private final long readAheadBytes;
-  private final long targetRequestSize;
-  private final long unsplitLimit;
+  private final double toleranceRatio;
+  private final LongSupplier requestSize;
 
-  RequestPlanner(PhysicalIOConfiguration configuration) {
+  /**
+   * A planner whose GETs are split by the size {@code requestSize} gives when a read is planned.
+   */
+  RequestPlanner(PhysicalIOConfiguration configuration, LongSupplier requestSize) {
     this.readAheadBytes = configuration.readAheadBytes();
-    this.targetRequestSize = configuration.targetRequestSize();
-    this.unsplitLimit =
-        (long) (configuration.targetRequestSize() * configuration.requestToleranceRatio());
+    this.toleranceRatio = configuration.requestToleranceRatio();
+    this.requestSize = requestSize;
   }
 
   /** The bytes to have for a read of {@code [position, end]}: widened, within the object. */
@@ -34,6 +37,7 @@ final class RequestPlanner {
   /** The GETs that fetch the bytes of {@code window} that no block in {@code existing} holds. */
   List<ByteRange> missingParts(ByteRange window, NavigableMap<Long, Block> existing) {
     List<ByteRange> parts = new ArrayList<>();
+    long size = requestSize.getAsLong();
     long next = window.start();
     Long floor = existing.floorKey(window.start());
     Long from = floor != null ? floor : window.start();
@@ -46,34 +50,33 @@ final class RequestPlanner {
         continue;
       }
       if (held.start() > next) {
-        split(ByteRange.of(next, held.start() - 1), parts);
+        split(ByteRange.of(next, held.start() - 1), size, parts);
       }
       next = held.end() + 1;
     }
     if (next <= window.end()) {
-      split(ByteRange.of(next, window.end()), parts);
+      split(ByteRange.of(next, window.end()), size, parts);
     }
     return parts;
   }
 
   /**
-   * Splits {@code gap} when it is longer than the target times the ratio: into equal parts, as many
-   * of at least the target size as fit, but enough that none is longer than target times ratio.
+   * Splits {@code gap} when it is longer than {@code size} times the ratio: into equal parts, as
+   * many of at least {@code size} as fit, but enough that none is longer than size times ratio.
    */
-  void split(ByteRange gap, List<ByteRange> into) {
+  private void split(ByteRange gap, long size, List<ByteRange> into) {
+    long unsplitLimit = (long) (size * toleranceRatio);
     if (gap.length() <= unsplitLimit) {
       into.add(gap);
       return;
     }
-    long count =
-        Math.max(
-            gap.length() / targetRequestSize, (gap.length() + unsplitLimit - 1) / unsplitLimit);
+    long count = Math.max(gap.length() / size, (gap.length() + unsplitLimit - 1) / unsplitLimit);
     long start = gap.start();
     for (long i = 0; i < count; i++) {
       long remainingParts = count - i;
-      long size = (gap.end() - start + 1 + remainingParts - 1) / remainingParts;
-      into.add(ByteRange.ofLength(start, size));
-      start += size;
+      long part = (gap.end() - start + 1 + remainingParts - 1) / remainingParts;
+      into.add(ByteRange.ofLength(start, part));
+      start += part;
     }
   }
 }

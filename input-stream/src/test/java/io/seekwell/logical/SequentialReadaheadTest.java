@@ -20,6 +20,7 @@ class SequentialReadaheadTest {
     final long length;
     final List<ByteRange> prefetched = new ArrayList<>();
     boolean refuse;
+    long requestSize = 8 * MIB;
 
     Recorder(long length) {
       this.length = length;
@@ -33,6 +34,11 @@ class SequentialReadaheadTest {
     @Override
     public long objectLength() {
       return length;
+    }
+
+    @Override
+    public long requestSize() {
+      return requestSize;
     }
 
     @Override
@@ -60,7 +66,7 @@ class SequentialReadaheadTest {
   }
 
   private static SequentialReadahead readahead(Recorder recorder, boolean eager) {
-    return new SequentialReadahead(recorder, 2 * MIB, 128 * MIB, 8 * MIB, eager);
+    return new SequentialReadahead(recorder, 2 * MIB, 128 * MIB, eager);
   }
 
   @Test
@@ -126,11 +132,31 @@ class SequentialReadaheadTest {
   }
 
   @Test
+  void requestsGrowToTheRequestSizeThePrefetcherGivesAtTheTime() throws IOException {
+    long length = 1024 * MIB;
+    Recorder recorder = new Recorder(length);
+    SequentialReadahead readahead = readahead(recorder, true);
+    long position = 0;
+    for (; position < 64 * MIB; position += MIB) {
+      readahead.beforeRead(position, MIB);
+    }
+    assertTrue(recorder.prefetched.stream().allMatch(range -> range.length() <= 8 * MIB));
+    int before = recorder.prefetched.size();
+    // GETs have shown a fast link: the store now splits GETs into 32 MiB.
+    recorder.requestSize = 32 * MIB;
+    for (; position < 512 * MIB; position += MIB) {
+      readahead.beforeRead(position, MIB);
+    }
+    List<ByteRange> later = recorder.prefetched.subList(before, recorder.prefetched.size());
+    assertTrue(later.stream().allMatch(range -> range.length() <= 32 * MIB), later.toString());
+    assertEquals(32 * MIB, later.get(later.size() - 1).length(), later.toString());
+  }
+
+  @Test
   void theWindowNeverGrowsPastItsMaximum() throws IOException {
     long length = 1024 * MIB;
     Recorder recorder = new Recorder(length);
-    SequentialReadahead readahead =
-        new SequentialReadahead(recorder, 2 * MIB, 16 * MIB, 8 * MIB, true);
+    SequentialReadahead readahead = new SequentialReadahead(recorder, 2 * MIB, 16 * MIB, true);
     for (long position = 0; position < 512 * MIB; position += MIB) {
       readahead.beforeRead(position, MIB);
       assertTrue(

@@ -34,6 +34,7 @@ class ObjectReaderTest {
               16 * MIB,
               64 * 1024,
               8 * MIB,
+              8 * MIB,
               1.25,
               100,
               Duration.ofMinutes(5),

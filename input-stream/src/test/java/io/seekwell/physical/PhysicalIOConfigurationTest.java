@@ -20,6 +20,7 @@ class PhysicalIOConfigurationTest {
         Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4), defaults.maxMemoryLimit());
     assertEquals(64 * 1024, defaults.readAheadBytes());
     assertEquals(8 * 1024 * 1024, defaults.targetRequestSize());
+    assertEquals(32 * 1024 * 1024, defaults.maxRequestSize());
     assertEquals(1.25, defaults.requestToleranceRatio());
     assertEquals(10_000, defaults.metadataCacheSize());
     assertEquals(Duration.ofMinutes(5), defaults.metadataCacheTtl());
@@ -35,6 +36,7 @@ class PhysicalIOConfigurationTest {
             "seekwell.physicalio.max.memory.limit", "256MB",
             "seekwell.physicalio.readaheadbytes", "128KB",
             "seekwell.physicalio.target.request.size", "16MiB",
+            "seekwell.physicalio.max.request.size", "32MiB",
             "seekwell.physicalio.request.tolerance.ratio", "1.5",
             "seekwell.physicalio.metadata.cache.size", "50",
             "seekwell.physicalio.metadata.cache.ttl", "30s",
@@ -46,6 +48,7 @@ class PhysicalIOConfigurationTest {
             256L << 20,
             128 << 10,
             16 << 20,
+            32 << 20,
             1.5,
             50,
             Duration.ofSeconds(30),
@@ -53,6 +56,30 @@ class PhysicalIOConfigurationTest {
             8,
             256 << 10),
         PhysicalIOConfiguration.fromConfiguration(ConnectorConfiguration.of(map, "seekwell.")));
+  }
+
+  @Test
+  void theLargestRequestSizeIsAtLeastTheTarget() {
+    assertEquals(
+        256L << 20,
+        PhysicalIOConfiguration.fromConfiguration(
+                ConnectorConfiguration.of(
+                    Map.of("seekwell.physicalio.target.request.size", "256MiB"), "seekwell."))
+            .maxRequestSize());
+    IllegalArgumentException below =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                PhysicalIOConfiguration.fromConfiguration(
+                    ConnectorConfiguration.of(
+                        Map.of(
+                            "seekwell.physicalio.target.request.size", "16MiB",
+                            "seekwell.physicalio.max.request.size", "8MiB"),
+                        "seekwell.")));
+    assertEquals(
+        "'seekwell.physicalio.max.request.size' must be at least"
+            + " 'seekwell.physicalio.target.request.size' (16777216 bytes), was 8388608",
+        below.getMessage());
   }
 
   @Test
@@ -116,12 +143,27 @@ class PhysicalIOConfigurationTest {
                 "'seekwell.physicalio.target.request.size' times"
                     + " 'seekwell.physicalio.request.tolerance.ratio' is the longest GET"),
         timesRatio.getMessage());
+    IllegalArgumentException largestTimesRatio =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                PhysicalIOConfiguration.fromConfiguration(
+                    ConnectorConfiguration.of(
+                        Map.of("seekwell.physicalio.max.request.size", "1800MiB"), "seekwell.")));
+    assertTrue(
+        largestTimesRatio
+            .getMessage()
+            .startsWith(
+                "'seekwell.physicalio.max.request.size' times"
+                    + " 'seekwell.physicalio.request.tolerance.ratio' is the longest GET"),
+        largestTimesRatio.getMessage());
     assertThrows(
         IllegalArgumentException.class,
         () ->
             new PhysicalIOConfiguration(
                 1024,
                 1024,
+                PhysicalIOConfiguration.MAX_REQUEST_SIZE,
                 PhysicalIOConfiguration.MAX_REQUEST_SIZE,
                 1.25,
                 10,

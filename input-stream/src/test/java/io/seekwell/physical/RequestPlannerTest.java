@@ -22,7 +22,8 @@ class RequestPlannerTest {
   private static final long MIB = 1024 * KIB;
   private static final ObjectKey OBJECT =
       new ObjectKey(new ScopedLocation(ObjectLocation.of("b", "k"), ""), "e", 1L << 30);
-  private static final RequestPlanner PLANNER = new RequestPlanner(PhysicalIOConfiguration.DEFAULT);
+  private static final RequestPlanner PLANNER =
+      new RequestPlanner(PhysicalIOConfiguration.DEFAULT, () -> 8L << 20);
 
   private static NavigableMap<Long, Block> blocks(ByteRange... ranges) {
     NavigableMap<Long, Block> map = new TreeMap<>();
@@ -80,6 +81,19 @@ class RequestPlannerTest {
     assertEquals(2, PLANNER.missingParts(ByteRange.of(0, 10 * MIB), blocks()).size());
   }
 
+  @Test
+  void eachPlanSplitsByTheRequestSizeOfItsTime() {
+    long[] size = {8 * MIB};
+    RequestPlanner planner = new RequestPlanner(PhysicalIOConfiguration.DEFAULT, () -> size[0]);
+    assertEquals(8, planner.missingParts(ByteRange.of(0, 64 * MIB - 1), blocks()).size());
+    size[0] = 32 * MIB;
+    assertEquals(
+        List.of(ByteRange.of(0, 32 * MIB - 1), ByteRange.of(32 * MIB, 64 * MIB - 1)),
+        planner.missingParts(ByteRange.of(0, 64 * MIB - 1), blocks()));
+    // The tolerance ratio applies to the size of the time: up to 40 MiB is one GET.
+    assertEquals(1, planner.missingParts(ByteRange.of(0, 40 * MIB - 1), blocks()).size());
+  }
+
   @Property
   void partsCoverExactlyTheMissingBytes(
       @ForAll @Size(max = 6) List<@LongRange(max = 100) Long> starts,
@@ -91,13 +105,14 @@ class RequestPlannerTest {
             1 << 20,
             1,
             16,
+            16,
             1.0,
             10,
             java.time.Duration.ofMinutes(1),
             java.time.Duration.ofMinutes(1),
             1,
             1 << 20);
-    RequestPlanner planner = new RequestPlanner(small);
+    RequestPlanner planner = new RequestPlanner(small, small::targetRequestSize);
     List<ByteRange> held = new ArrayList<>();
     long nextFree = 0;
     for (long start : starts.stream().sorted().toList()) {

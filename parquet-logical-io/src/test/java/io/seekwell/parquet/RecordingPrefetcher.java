@@ -32,6 +32,11 @@ final class RecordingPrefetcher implements Prefetcher {
   }
 
   @Override
+  public long requestSize() {
+    return 8L << 20;
+  }
+
+  @Override
   public boolean prefetch(ByteRange range) {
     prefetched.add(range);
     return true;
