@@ -31,9 +31,13 @@ import software.amazon.awssdk.services.s3.S3Client;
  * every iteration), {@code --access-key}, {@code --secret-key}, {@code --scale full|quick}, {@code
  * --iterations N}, {@code --paths seekwell,aal,iceberg-default,s3a-classic}, {@code --workloads
  * W1,W5,...}, {@code --warmup N} (unmeasured iterations per path and workload first, default 1),
- * {@code --profile NAME}, {@code --report FILE}, {@code --data DIR}.
+ * {@code --profile NAME}, {@code --report FILE}, {@code --data DIR}. Behind the proxy, W9 is also
+ * measured on each Seekwell path against the store directly ({@code PATH@direct}), for its target.
  */
 public final class Benchmark {
+
+  /** The suffix of a path measured against the store directly, not through the latency proxy. */
+  static final String DIRECT = "@direct";
 
   private Benchmark() {}
 
@@ -109,6 +113,15 @@ public final class Benchmark {
               paths.stream()
                   .filter(path -> !skipped.contains(workload + ":" + path.trim()))
                   .toList());
+      if (toxiproxy != null && workload == Workload.W9) {
+        // The task group's target compares each Seekwell path with itself on the store without
+        // the latency proxy, in the same run.
+        runPaths.addAll(
+            runPaths.stream()
+                .filter(path -> path.trim().startsWith("seekwell"))
+                .map(path -> path.trim() + DIRECT)
+                .toList());
+      }
       for (int run = 1 - warmups; run <= iterations; run++) {
         // Each iteration starts with another path, so that no path always follows the same one.
         List<String> order = new ArrayList<>(runPaths);
@@ -131,7 +144,14 @@ public final class Benchmark {
               run,
               iterations);
           try {
-            Sample sample = measure(workload, path, data, readEndpoint, credentials, seekwell);
+            Sample sample =
+                measure(
+                    workload,
+                    path,
+                    data,
+                    path.endsWith(DIRECT) ? endpoint : readEndpoint,
+                    credentials,
+                    seekwell);
             if (run > 0) {
               byPath.computeIfAbsent(path, p -> new ArrayList<>()).add(sample);
             }
@@ -146,7 +166,7 @@ public final class Benchmark {
         }
       }
       Map<String, List<Sample>> inPathOrder = new LinkedHashMap<>();
-      for (String path : paths) {
+      for (String path : runPaths) {
         if (byPath.containsKey(path)) {
           inPathOrder.put(path, byPath.get(path));
         }
@@ -283,7 +303,7 @@ public final class Benchmark {
       RequestCounter counter,
       Map<String, String> seekwell)
       throws IOException {
-    return switch (name.trim()) {
+    return switch (name.trim().replace(DIRECT, "")) {
       case "seekwell" ->
           new SeekwellPath(
               Clients.async(endpoint, credentials, counter),

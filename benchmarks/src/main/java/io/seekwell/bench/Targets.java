@@ -27,6 +27,7 @@ final class Targets {
     targets.w1Bytes(projectionBytes);
     targets.w5Throughput();
     targets.everyWorkload();
+    targets.taskGroup();
     targets.connectorsAgainstTheirStacks();
     return "## Targets\n\n" + String.join("\n", targets.lines) + "\n";
   }
@@ -96,6 +97,42 @@ final class Targets {
     lines.add(
         "- Every workload, time ≤ AAL's: "
             + (slower.isEmpty() ? "**met**" : "**missed** in " + String.join(", ", slower)));
+  }
+
+  /**
+   * W9: the fastest Seekwell path against the fastest peer, and each Seekwell path measured through
+   * the latency proxy against itself on the store directly, in the same run.
+   */
+  private void taskGroup() {
+    Map<String, List<Benchmark.Sample>> byPath = results.get(Workload.W9);
+    if (byPath == null) {
+      return;
+    }
+    Double seekwell = fastest(byPath, true);
+    Double peer = fastest(byPath, false);
+    Double ratio = seekwell == null || peer == null ? null : seekwell / peer;
+    line("W9 task group ≤ 0.4 × the best peer's time", ratio, ratio != null && ratio <= 0.4, "×");
+    for (String path : byPath.keySet()) {
+      if (path.endsWith(Benchmark.DIRECT)) {
+        String proxied = path.substring(0, path.length() - Benchmark.DIRECT.length());
+        Double own = ratio(Workload.W9, proxied, path, Benchmark.Sample::seconds);
+        line(
+            "W9 " + proxied + " ≤ 1.3 × its own time on the store without the latency proxy",
+            own,
+            own != null && own <= 1.3,
+            "×");
+      }
+    }
+  }
+
+  /** The lowest median time of the Seekwell paths, or of the others; direct runs left out. */
+  private static Double fastest(Map<String, List<Benchmark.Sample>> byPath, boolean seekwell) {
+    return byPath.entrySet().stream()
+        .filter(entry -> !entry.getKey().endsWith(Benchmark.DIRECT))
+        .filter(entry -> entry.getKey().startsWith("seekwell") == seekwell)
+        .map(entry -> Report.median(entry.getValue(), Benchmark.Sample::seconds))
+        .min(Double::compare)
+        .orElse(null);
   }
 
   private void connectorsAgainstTheirStacks() {
