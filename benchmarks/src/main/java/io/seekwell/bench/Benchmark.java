@@ -256,7 +256,10 @@ public final class Benchmark {
     return Report.markdown(results, options, scale, iterations)
         + notMeasured
         + "\n"
-        + Targets.markdown(results, data.projectionBytes);
+        + Targets.markdown(
+            results,
+            data.projectionBytes,
+            options.getOrDefault("profile", "loopback").equals("loopback"));
   }
 
   static Sample measure(
