@@ -116,7 +116,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
             + " bytes, requests of "
             + physical.targetRequestSize()
             + " bytes (up to "
-            + physical.maxRequestSize()
+            + physical.largestRequestSize()
             + " on a fast link), metadata kept "
             + physical.metadataCacheTtl()
             + ", up to "

@@ -137,13 +137,8 @@ final class BlockStore implements AutoCloseable {
     this.client = client;
     this.ticker = ticker;
     this.metrics = metrics;
-    // A GET's array is part of the memory bound: none grows past a sixteenth of it.
     this.link =
-        new LinkStats(
-            configuration.targetRequestSize(),
-            Math.max(
-                configuration.targetRequestSize(),
-                Math.min(configuration.maxRequestSize(), configuration.maxMemoryLimit() / 16)));
+        new LinkStats(configuration.targetRequestSize(), configuration.largestRequestSize());
     this.planner = new RequestPlanner(configuration, link::requestSize);
     this.budget = new MemoryBudget(configuration.maxMemoryLimit());
     this.metadata = metadata;

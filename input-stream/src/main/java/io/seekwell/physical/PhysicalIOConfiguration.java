@@ -152,6 +152,14 @@ public record PhysicalIOConfiguration(
             : config.getSize("request.coalesce.tolerance", DEFAULT.coalesceTolerance, 0));
   }
 
+  /**
+   * The largest size GETs are split into: {@link #maxRequestSize()}, but no more than a sixteenth
+   * of the memory limit (a GET's array is part of the bound), and never below the target size.
+   */
+  public long largestRequestSize() {
+    return Math.max(targetRequestSize, Math.min(maxRequestSize, maxMemoryLimit / 16));
+  }
+
   /** These settings with another memory limit. */
   public PhysicalIOConfiguration withMaxMemoryLimit(long bytes) {
     return new PhysicalIOConfiguration(

@@ -83,6 +83,23 @@ class PhysicalIOConfigurationTest {
   }
 
   @Test
+  void noGetGrowsPastASixteenthOfTheMemoryLimit() {
+    PhysicalIOConfiguration small =
+        PhysicalIOConfiguration.fromConfiguration(
+            ConnectorConfiguration.of(
+                Map.of("seekwell.physicalio.max.memory.limit", "256MB"), "seekwell."));
+    assertEquals(16L << 20, small.largestRequestSize());
+    PhysicalIOConfiguration tiny =
+        PhysicalIOConfiguration.fromConfiguration(
+            ConnectorConfiguration.of(
+                Map.of("seekwell.physicalio.max.memory.limit", "8MB"), "seekwell."));
+    assertEquals(8L << 20, tiny.largestRequestSize());
+    assertEquals(
+        32L << 20,
+        PhysicalIOConfiguration.DEFAULT.withMaxMemoryLimit(1L << 30).largestRequestSize());
+  }
+
+  @Test
   void coalesceToleranceCanBeMeasured() {
     assertEquals(
         PhysicalIOConfiguration.AUTO_COALESCE,
