@@ -2,6 +2,7 @@ package io.seekwell.it;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.iceberg.SeekwellS3FileIO;
@@ -10,10 +11,22 @@ import io.seekwell.testing.TestData;
 import io.seekwell.testing.WithS3Server;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
+import org.apache.iceberg.MetricsConfig;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetWriter;
+import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.SeekableInputStream;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.parquet.ParquetUtil;
+import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * The input files a thread creates with their lengths before opening one (as Spark's Iceberg reader
  * does for its task's files) are announced: opening the first prefetches the next ones, a task's
  * files cost one GET each, and what was prefetched for files a task never opened is dropped when
- * the thread's next task begins.
+ * the thread's next task begins. Files created and opened one at a time (as when computing their
+ * metrics from the footer) are no task group.
  */
 @WithS3Server
 class SeekwellS3FileIOTaskGroupMinioTest {
@@ -109,5 +123,56 @@ class SeekwellS3FileIOTaskGroupMinioTest {
     read(next.get(0), 6);
     read(next.get(1), 7);
     assertEquals(8, metric(Metric.GET_REQUESTS));
+  }
+
+  @Test
+  void filesCreatedAndOpenedOneAtATimeAreNoTaskGroup() throws IOException {
+    Schema schema =
+        new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.required(2, "value", Types.DoubleType.get()));
+    int files = 6;
+    long[] lengths = new long[files];
+    for (int i = 0; i < files; i++) {
+      lengths[i] = writeParquet(schema, root + "meta/part-" + i + ".parquet", 24_000, i);
+    }
+    long received = metric(Metric.BYTES_RECEIVED);
+    long gets = metric(Metric.GET_REQUESTS);
+
+    for (int i = 0; i < files; i++) {
+      // Iceberg's file metrics (importing files): an input file with its length, then its footer.
+      InputFile file = io.newInputFile(root + "meta/part-" + i + ".parquet", lengths[i]);
+      assertEquals(
+          24_000L, ParquetUtil.fileMetrics(file, MetricsConfig.getDefault()).recordCount());
+    }
+
+    assertEquals(files, metric(Metric.GET_REQUESTS) - gets, "one GET per footer");
+    long fetched = metric(Metric.BYTES_RECEIVED) - received;
+    long smallest = Arrays.stream(lengths).min().orElseThrow();
+    // Each open fetches a tail of at most 16 KiB (the first guess), not the file of ~190 KB.
+    assertTrue(smallest > 10 * 16 * 1024, "files of " + smallest + " bytes");
+    assertTrue(fetched <= files * 16 * 1024L, fetched + " bytes fetched for " + files + " footers");
+  }
+
+  /** Writes {@code rows} rows to a Parquet file at {@code location}; returns its length. */
+  private long writeParquet(Schema schema, String location, int rows, long seed)
+      throws IOException {
+    DataWriter<Record> writer =
+        Parquet.writeData(io.newOutputFile(location))
+            .schema(schema)
+            .createWriterFunc(GenericParquetWriter::create)
+            .withSpec(PartitionSpec.unpartitioned())
+            .overwrite()
+            .build();
+    SplittableRandom random = new SplittableRandom(seed);
+    try (writer) {
+      for (int row = 0; row < rows; row++) {
+        GenericRecord record = GenericRecord.create(schema);
+        record.setField("id", (long) row);
+        record.setField("value", random.nextDouble());
+        writer.write(record);
+      }
+    }
+    return writer.toDataFile().fileSizeInBytes();
   }
 }

@@ -36,10 +36,11 @@ final class TaskGroups implements AutoCloseable {
         new LinkedHashMap<>();
     private int size;
     private List<Announcement> announcements; // null until a file of the group is opened
+    private boolean begun; // a file of the group was opened: files created later start a new group
     private boolean closed;
 
     private synchronized boolean add(S3SeekableInputStreamFactory factory, AnnouncedObject file) {
-      if (announcements != null || closed || size == MAX_FILES) {
+      if (begun || closed || size == MAX_FILES) {
         return false;
       }
       files.computeIfAbsent(factory, ignored -> new ArrayList<>()).add(file);
@@ -47,9 +48,15 @@ final class TaskGroups implements AutoCloseable {
       return true;
     }
 
-    /** A file of the group is about to be opened: announce the group, if not done yet. */
+    /**
+     * A file of the group is about to be opened: the group is begun, and announced if it names more
+     * than that file. A file opened as soon as it is created (one at a time, as when reading
+     * footers) is a group of one and announces nothing.
+     */
     synchronized void opening() {
-      if (announcements != null || closed || size < 2) {
+      boolean first = !begun;
+      begun = true;
+      if (!first || closed || size < 2) {
         return;
       }
       announcements = new ArrayList<>(files.size());
@@ -70,7 +77,7 @@ final class TaskGroups implements AutoCloseable {
 
   /**
    * Adds a file created on this thread with its length to the thread's group, or to a new group if
-   * the current one was announced (its task has begun reading); returns the group.
+   * a file of the current one was opened (its task has begun reading); returns the group.
    */
   Group join(S3SeekableInputStreamFactory factory, AnnouncedObject file) {
     Group group = current.get();
