@@ -57,6 +57,13 @@ final class ParquetReadStrategy implements ReadStrategy {
   private int lastChunk = -1;
   private boolean fetchedRest;
   private long lowestRead = Long.MAX_VALUE;
+  // Read-ahead through a cold row group: where a read continuing the last would start, what the
+  // current run of such reads does, how far bytes were asked for, up to where, and the window.
+  private long expectedNext = -1;
+  private Run run = Run.NONE;
+  private long aheadFrontier;
+  private long aheadLimit;
+  private long aheadWindow;
   private CompletableFuture<Layout> layout =
       CompletableFuture.failedFuture(new IllegalStateException("The stream is not open yet"));
 
@@ -70,11 +77,19 @@ final class ParquetReadStrategy implements ReadStrategy {
       String fingerprint,
       Chunk[] chunks,
       long[] starts,
-      List<List<Chunk>> chunksByRowGroup) {
+      List<List<Chunk>> chunksByRowGroup,
+      long[] rowGroupEnds) {
 
     int lastRowGroup() {
       return chunksByRowGroup.size() - 1;
     }
+  }
+
+  /** What a run of reads, each continuing the last, does about the bytes ahead of it. */
+  private enum Run {
+    NONE,
+    PREDICTED,
+    READING_AHEAD
   }
 
   /** A column chunk as reads need it: its column's dotted name, row group and bytes. */
@@ -164,14 +179,71 @@ final class ParquetReadStrategy implements ReadStrategy {
       return;
     }
     lowestRead = Math.min(lowestRead, position);
-    if (inTail(position) || insideLastChunk(position, position + length - 1)) {
+    boolean continues = position == expectedNext;
+    expectedNext = position + length;
+    if (inTail(position)) {
+      return;
+    }
+    if (insideLastChunk(position, position + length - 1)) {
+      readAheadInColdRowGroup(known, continues, position, length);
       return;
     }
     fetchRestOfFooterOnlyFile();
     Layout parsed = layout();
     if (parsed != null) {
       prefetchAfter(parsed, touch(parsed, position, position + length - 1));
+      readAheadInColdRowGroup(parsed, continues, position, length);
     }
+  }
+
+  /**
+   * A reader streaming through chunks no prediction fetched (the first row group a schema's reader
+   * reads, through a stream without vectored reads, reads the columns it wants as runs of adjacent
+   * chunks, one buffer after another): while its reads follow each other, bytes ahead of it up to
+   * the end of the row group are asked for, in a window that starts at twice the read and doubles
+   * as the reader catches up, so that the run's GETs are in flight together rather than one per
+   * read. A read that does not continue the last one ends the run. Allocates nothing while a run
+   * goes on.
+   */
+  private void readAheadInColdRowGroup(
+      Layout parsed, boolean continues, long position, long length) {
+    long end = position + length;
+    if (!continues) {
+      run = Run.NONE;
+      return;
+    }
+    if (run == Run.NONE) {
+      int chunk = chunkAt(parsed, end - 1);
+      if (chunk < 0 || prefetchedChunks.contains(parsed.chunks()[chunk].start())) {
+        run = Run.PREDICTED;
+        return;
+      }
+      run = Run.READING_AHEAD;
+      aheadLimit = parsed.rowGroupEnds()[parsed.chunks()[chunk].rowGroup()];
+      aheadWindow = 2 * length;
+      aheadFrontier = end;
+    }
+    if (run != Run.READING_AHEAD) {
+      return;
+    }
+    aheadFrontier = Math.max(aheadFrontier, end);
+    if (aheadFrontier > aheadLimit || aheadFrontier - end >= aheadWindow / 2) {
+      return;
+    }
+    long last = Math.min(aheadLimit, end + aheadWindow - 1);
+    if (prefetchQuietly(ByteRange.of(aheadFrontier, last), true)) {
+      aheadFrontier = last + 1;
+      aheadWindow *= 2;
+    } else {
+      run = Run.PREDICTED; // no memory for it: the reader goes on without
+    }
+  }
+
+  /** The index of the chunk that holds byte {@code position}, or -1 if none does. */
+  private static int chunkAt(Layout parsed, long position) {
+    int i = Arrays.binarySearch(parsed.starts(), position);
+    i = i >= 0 ? i : -i - 2;
+    return i >= 0 && parsed.chunks()[i].end() >= position ? i : -1;
   }
 
   @Override
@@ -353,10 +425,12 @@ final class ParquetReadStrategy implements ReadStrategy {
   }
 
   private Layout layoutOf(ParquetFooter footer) {
+    int rowGroups = footer.metadata().getRow_groups().size();
     List<List<Chunk>> byRowGroup = new ArrayList<>();
-    for (int i = 0; i < footer.metadata().getRow_groups().size(); i++) {
+    for (int i = 0; i < rowGroups; i++) {
       byRowGroup.add(new ArrayList<>());
     }
+    long[] rowGroupEnds = new long[rowGroups];
     Chunk[] chunks = new Chunk[footer.columnChunks().size()];
     int next = 0;
     for (ColumnChunk columnChunk : footer.columnChunks()) {
@@ -365,13 +439,15 @@ final class ParquetReadStrategy implements ReadStrategy {
           new Chunk(columnChunk.dottedPath(), columnChunk.rowGroup(), range.start(), range.end());
       chunks[next++] = chunk;
       byRowGroup.get(chunk.rowGroup()).add(chunk);
+      rowGroupEnds[chunk.rowGroup()] = Math.max(rowGroupEnds[chunk.rowGroup()], chunk.end());
     }
     Arrays.sort(chunks, Comparator.comparingLong(Chunk::start));
     long[] starts = new long[chunks.length];
     for (int i = 0; i < chunks.length; i++) {
       starts[i] = chunks[i].start();
     }
-    return new Layout(footer, SchemaFingerprint.of(footer.metadata()), chunks, starts, byRowGroup);
+    return new Layout(
+        footer, SchemaFingerprint.of(footer.metadata()), chunks, starts, byRowGroup, rowGroupEnds);
   }
 
   private CompletableFuture<ParquetFooter> footerFrom(ByteRange tailRange, byte[] tailBytes) {

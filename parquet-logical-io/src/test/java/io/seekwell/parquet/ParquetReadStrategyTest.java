@@ -76,6 +76,36 @@ class ParquetReadStrategyTest {
   }
 
   @Test
+  void aColdRowGroupReadInBuffersOneAfterAnotherIsReadAheadToItsEndInAGrowingWindow()
+      throws Exception {
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
+    ParquetReadStrategy strategy = open(prefetcher);
+    ParquetFooter footer = strategy.footer().get();
+    long start = rowGroupStart(footer, 0);
+    long end = rowGroupEnd(footer, 0);
+    int buffer = 64 * 1024;
+    assertTrue(end - start > 16 * buffer, "row group 0 spans " + (end - start) + " bytes");
+
+    // A reader without vectored reads reading all of row group 0, as Parquet's reader does.
+    for (long at = start; at <= end; at += buffer) {
+      strategy.beforePositionalRead(at, Math.min(buffer, end - at + 1));
+    }
+
+    List<ByteRange> ahead =
+        prefetcher.prefetched.stream().filter(range -> range.start() <= end).toList();
+    // The second read starts the run: from its end to the row group's end, asked for in windows of
+    // twice the read, doubling, and no byte past the row group.
+    assertEquals(start + 2 * buffer, ahead.get(0).start());
+    assertEquals(2L * buffer, ahead.get(0).length());
+    for (int i = 1; i < ahead.size(); i++) {
+      assertEquals(ahead.get(i - 1).end() + 1, ahead.get(i).start(), "contiguous: " + ahead);
+    }
+    assertEquals(end, ahead.get(ahead.size() - 1).end());
+    long reads = (end - start) / buffer + 1;
+    assertTrue(ahead.size() <= 64 - Long.numberOfLeadingZeros(reads), ahead.size() + " windows");
+  }
+
+  @Test
   void aChunkIsPrefetchedOnlyOnce() throws Exception {
     RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
     ParquetReadStrategy strategy = open(prefetcher);
@@ -152,6 +182,22 @@ class ParquetReadStrategyTest {
 
   private static int rowGroups(ParquetFooter footer) {
     return footer.metadata().getRow_groups().size();
+  }
+
+  private static long rowGroupStart(ParquetFooter footer, int rowGroup) {
+    return footer.columnChunks().stream()
+        .filter(chunk -> chunk.rowGroup() == rowGroup)
+        .mapToLong(chunk -> chunk.range().start())
+        .min()
+        .orElseThrow();
+  }
+
+  private static long rowGroupEnd(ParquetFooter footer, int rowGroup) {
+    return footer.columnChunks().stream()
+        .filter(chunk -> chunk.rowGroup() == rowGroup)
+        .mapToLong(chunk -> chunk.range().end())
+        .max()
+        .orElseThrow();
   }
 
   /** From the first projected chunk of {@code rowGroup} to the end of its last. */
