@@ -32,12 +32,16 @@ import software.amazon.awssdk.services.s3.S3Client;
  * --iterations N}, {@code --paths seekwell,aal,iceberg-default,s3a-classic}, {@code --workloads
  * W1,W5,...}, {@code --warmup N} (unmeasured iterations per path and workload first, default 1),
  * {@code --profile NAME}, {@code --report FILE}, {@code --data DIR}. Behind the proxy, W9 is also
- * measured on each Seekwell path against the store directly ({@code PATH@direct}), for its target.
+ * measured on each Seekwell path through the same proxy without its latency and bandwidth limit
+ * ({@code PATH@no-latency}), for its target, and against the store directly ({@code PATH@direct}).
  */
 public final class Benchmark {
 
   /** The suffix of a path measured against the store directly, not through the latency proxy. */
   static final String DIRECT = "@direct";
+
+  /** The suffix of a path measured through the proxy with no latency and no bandwidth limit. */
+  static final String NO_LATENCY = "@no-latency";
 
   private Benchmark() {}
 
@@ -114,13 +118,15 @@ public final class Benchmark {
                   .filter(path -> !skipped.contains(workload + ":" + path.trim()))
                   .toList());
       if (toxiproxy != null && workload == Workload.W9) {
-        // The task group's target compares each Seekwell path with itself on the store without
-        // the latency proxy, in the same run.
-        runPaths.addAll(
+        // The task group's target compares each Seekwell path with itself without the latency,
+        // in the same run: through the same proxy, and on the store directly.
+        List<String> seekwellPaths =
             runPaths.stream()
-                .filter(path -> path.trim().startsWith("seekwell"))
-                .map(path -> path.trim() + DIRECT)
-                .toList());
+                .map(String::trim)
+                .filter(path -> path.startsWith("seekwell"))
+                .toList();
+        seekwellPaths.forEach(path -> runPaths.add(path + NO_LATENCY));
+        seekwellPaths.forEach(path -> runPaths.add(path + DIRECT));
       }
       for (int run = 1 - warmups; run <= iterations; run++) {
         // Each iteration starts with another path, so that no path always follows the same one.
@@ -149,7 +155,7 @@ public final class Benchmark {
                     workload,
                     path,
                     data,
-                    path.endsWith(DIRECT) ? endpoint : readEndpoint,
+                    endpointOf(path, endpoint, readEndpoint, toxiproxy),
                     credentials,
                     seekwell);
             if (run > 0) {
@@ -194,6 +200,25 @@ public final class Benchmark {
     if (results.values().stream().anyMatch(measured -> measured.containsKey("aal"))) {
       System.out.println("Chart written to " + chartPath(out));
     }
+  }
+
+  /** The read path {@code path} measures: its name without a {@code @} suffix. */
+  static String readPathOf(String path) {
+    String name = path.trim();
+    int at = name.indexOf('@');
+    return at < 0 ? name : name.substring(0, at);
+  }
+
+  /**
+   * Where {@code path} reads: the store for {@code PATH@direct}, the proxy without latency for
+   * {@code PATH@no-latency}, else {@code readEndpoint}.
+   */
+  private static URI endpointOf(
+      String path, URI store, URI readEndpoint, ToxiproxyServer toxiproxy) {
+    if (path.endsWith(DIRECT)) {
+      return store;
+    }
+    return path.endsWith(NO_LATENCY) ? toxiproxy.plainEndpoint() : readEndpoint;
   }
 
   /** The path of a {@code --skip} entry, {@code WORKLOAD:PATH}. */
@@ -306,7 +331,7 @@ public final class Benchmark {
       RequestCounter counter,
       Map<String, String> seekwell)
       throws IOException {
-    return switch (name.trim().replace(DIRECT, "")) {
+    return switch (readPathOf(name)) {
       case "seekwell" ->
           new SeekwellPath(
               Clients.async(endpoint, credentials, counter),

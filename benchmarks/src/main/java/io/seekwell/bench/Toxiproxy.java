@@ -35,21 +35,22 @@ final class Toxiproxy {
   }
 
   /**
+   * Creates proxy {@code name} on {@code listenPort} of 127.0.0.1 in front of {@code endpoint} with
+   * no toxics: the proxy's own cost, without the latency and the bandwidth limit.
+   */
+  void createPlainProxy(String name, int listenPort, URI endpoint)
+      throws IOException, InterruptedException {
+    createProxy(name, listenPort, endpoint.getHost() + ":" + endpoint.getPort());
+  }
+
+  /**
    * Creates a proxy on {@code listenPort} of 127.0.0.1 in front of {@code upstream} ({@code
    * host:port}), with a downstream latency and a per-connection bandwidth limit.
    */
   private void createS3LikeProxy(
       String name, int listenPort, String upstream, int latencyMillis, int kilobytesPerSecond)
       throws IOException, InterruptedException {
-    post(
-        "/proxies",
-        "{\"name\":\""
-            + name
-            + "\",\"listen\":\"127.0.0.1:"
-            + listenPort
-            + "\",\"upstream\":\""
-            + upstream
-            + "\",\"enabled\":true}");
+    createProxy(name, listenPort, upstream);
     post(
         "/proxies/" + name + "/toxics",
         "{\"name\":\"latency\",\"type\":\"latency\",\"stream\":\"downstream\","
@@ -62,6 +63,19 @@ final class Toxiproxy {
             + "\"attributes\":{\"rate\":"
             + kilobytesPerSecond
             + "}}");
+  }
+
+  private void createProxy(String name, int listenPort, String upstream)
+      throws IOException, InterruptedException {
+    post(
+        "/proxies",
+        "{\"name\":\""
+            + name
+            + "\",\"listen\":\"127.0.0.1:"
+            + listenPort
+            + "\",\"upstream\":\""
+            + upstream
+            + "\",\"enabled\":true}");
   }
 
   private void post(String path, String json) throws IOException, InterruptedException {

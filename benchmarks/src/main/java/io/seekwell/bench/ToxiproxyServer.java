@@ -6,10 +6,11 @@ import java.net.URI;
 import java.nio.file.Path;
 
 /**
- * A Toxiproxy server the benchmark owns, with the {@code s3} profile in front of one endpoint.
- * {@link #restart()} replaces the process with a fresh one on the same ports: a proxy that has
- * buffered the rest of aborted GETs keeps gigabytes of memory it does not give back, which would
- * slow down whichever read path runs after it.
+ * A Toxiproxy server the benchmark owns, with the {@code s3} profile in front of one endpoint, and
+ * a second proxy of the same endpoint without it (the proxy's own cost, no latency). {@link
+ * #restart()} replaces the process with a fresh one on the same ports: a proxy that has buffered
+ * the rest of aborted GETs keeps gigabytes of memory it does not give back, which would slow down
+ * whichever read path runs after it.
  *
  * <p>Thread-safe: closing it (also from a shutdown hook) stops the process, and no process is
  * started after that.
@@ -17,12 +18,14 @@ import java.nio.file.Path;
 final class ToxiproxyServer implements AutoCloseable {
 
   private static final String PROXY = "bench-s3";
+  private static final String PLAIN_PROXY = "bench-plain";
 
   private final Path binary;
   private final Path log;
   private final URI upstream;
   private final int apiPort;
   private final int proxyPort;
+  private final int plainPort;
   private Process process;
   private boolean closed;
 
@@ -32,6 +35,7 @@ final class ToxiproxyServer implements AutoCloseable {
     this.upstream = upstream;
     this.apiPort = FreePort.free();
     this.proxyPort = FreePort.free();
+    this.plainPort = FreePort.free();
   }
 
   /** Starts {@code binary} on free ports of 127.0.0.1, proxying {@code upstream}. */
@@ -47,6 +51,11 @@ final class ToxiproxyServer implements AutoCloseable {
   /** The proxied endpoint: reads through it see 25 ms latency and 90 MB/s per connection. */
   URI endpoint() {
     return URI.create("http://127.0.0.1:" + proxyPort);
+  }
+
+  /** The endpoint proxied by the same server with no latency and no bandwidth limit. */
+  URI plainEndpoint() {
+    return URI.create("http://127.0.0.1:" + plainPort);
   }
 
   /** Stops the server and starts a fresh one with the same proxy on the same ports. */
@@ -68,7 +77,9 @@ final class ToxiproxyServer implements AutoCloseable {
       stop();
       throw new IOException("Toxiproxy did not start within 30 s; see " + log);
     }
-    new Toxiproxy(api).createS3Profile(PROXY, proxyPort, upstream);
+    Toxiproxy toxiproxy = new Toxiproxy(api);
+    toxiproxy.createS3Profile(PROXY, proxyPort, upstream);
+    toxiproxy.createPlainProxy(PLAIN_PROXY, plainPort, upstream);
   }
 
   private synchronized void startProcess() throws IOException {
