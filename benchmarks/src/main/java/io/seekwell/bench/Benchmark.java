@@ -30,10 +30,12 @@ import software.amazon.awssdk.services.s3.S3Client;
  * binary: reads then go through the {@code s3} latency profile of a proxy started afresh before
  * every iteration), {@code --access-key}, {@code --secret-key}, {@code --scale full|quick}, {@code
  * --iterations N}, {@code --paths seekwell,aal,iceberg-default,s3a-classic}, {@code --workloads
- * W1,W5,...}, {@code --warmup N} (unmeasured iterations per path and workload first, default 1),
- * {@code --profile NAME}, {@code --report FILE}, {@code --data DIR}. Behind the proxy, W9 is also
- * measured on each Seekwell path through the same proxy without its latency and bandwidth limit
- * ({@code PATH@no-latency}), for its target, and against the store directly ({@code PATH@direct}).
+ * W1,W5,...}, {@code --warmup N} (unmeasured iterations per path and workload first; default 1, and
+ * 3 for the loopback profile, which measures CPU per byte: a JVM still compiling the SDK's and the
+ * streams' code would measure its compiler), {@code --profile NAME}, {@code --report FILE}, {@code
+ * --data DIR}. Behind the proxy, W9 is also measured on each Seekwell path through the same proxy
+ * without its latency and bandwidth limit ({@code PATH@no-latency}), for its target, and against
+ * the store directly ({@code PATH@direct}).
  */
 public final class Benchmark {
 
@@ -80,7 +82,11 @@ public final class Benchmark {
     Dataset.Scale scale =
         Dataset.Scale.valueOf(options.getOrDefault("scale", "full").toUpperCase(Locale.ROOT));
     int iterations = Integer.parseInt(options.getOrDefault("iterations", "5"));
-    int warmups = Integer.parseInt(options.getOrDefault("warmup", "1"));
+    int warmups =
+        Integer.parseInt(
+            options.getOrDefault(
+                "warmup",
+                options.getOrDefault("profile", "loopback").equals("loopback") ? "3" : "1"));
     List<String> paths =
         Arrays.asList(
             options.getOrDefault("paths", "seekwell,aal,iceberg-default,s3a-classic").split(","));
