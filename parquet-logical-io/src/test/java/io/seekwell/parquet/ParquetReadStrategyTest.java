@@ -81,8 +81,8 @@ class ParquetReadStrategyTest {
     RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
     ParquetReadStrategy strategy = open(prefetcher);
     ParquetFooter footer = strategy.footer().get();
-    long start = rowGroupStart(footer, 0);
-    long end = rowGroupEnd(footer, 0);
+    long start = rowGroupRange(footer, 0).start();
+    long end = rowGroupRange(footer, 0).end();
     int buffer = 64 * 1024;
     assertTrue(end - start > 16 * buffer, "row group 0 spans " + (end - start) + " bytes");
 
@@ -184,20 +184,15 @@ class ParquetReadStrategyTest {
     return footer.metadata().getRow_groups().size();
   }
 
-  private static long rowGroupStart(ParquetFooter footer, int rowGroup) {
-    return footer.columnChunks().stream()
-        .filter(chunk -> chunk.rowGroup() == rowGroup)
-        .mapToLong(chunk -> chunk.range().start())
-        .min()
-        .orElseThrow();
-  }
-
-  private static long rowGroupEnd(ParquetFooter footer, int rowGroup) {
-    return footer.columnChunks().stream()
-        .filter(chunk -> chunk.rowGroup() == rowGroup)
-        .mapToLong(chunk -> chunk.range().end())
-        .max()
-        .orElseThrow();
+  /** From the first byte of {@code rowGroup}'s first chunk to the last of its last. */
+  private static ByteRange rowGroupRange(ParquetFooter footer, int rowGroup) {
+    List<ByteRange> chunks =
+        footer.columnChunks().stream()
+            .filter(chunk -> chunk.rowGroup() == rowGroup)
+            .map(ColumnChunk::range)
+            .sorted()
+            .toList();
+    return ByteRange.of(chunks.get(0).start(), chunks.get(chunks.size() - 1).end());
   }
 
   /** From the first projected chunk of {@code rowGroup} to the end of its last. */
