@@ -82,11 +82,7 @@ public final class Benchmark {
     Dataset.Scale scale =
         Dataset.Scale.valueOf(options.getOrDefault("scale", "full").toUpperCase(Locale.ROOT));
     int iterations = Integer.parseInt(options.getOrDefault("iterations", "5"));
-    int warmups =
-        Integer.parseInt(
-            options.getOrDefault(
-                "warmup",
-                options.getOrDefault("profile", "loopback").equals("loopback") ? "3" : "1"));
+    int warmups = Integer.parseInt(options.getOrDefault("warmup", isLoopback(options) ? "3" : "1"));
     List<String> paths =
         Arrays.asList(
             options.getOrDefault("paths", "seekwell,aal,iceberg-default,s3a-classic").split(","));
@@ -232,11 +228,14 @@ public final class Benchmark {
     return skipEntry.substring(skipEntry.indexOf(':') + 1);
   }
 
+  /** Whether the run's profile ({@code --profile}, loopback by default) is {@code loopback}. */
+  private static boolean isLoopback(Map<String, String> options) {
+    return options.getOrDefault("profile", "loopback").equals("loopback");
+  }
+
   /** docs/benchmarks-loopback.md for the loopback profile, docs/benchmarks.md otherwise. */
   private static String defaultReport(Map<String, String> options) {
-    return options.getOrDefault("profile", "loopback").equals("loopback")
-        ? "docs/benchmarks-loopback.md"
-        : "docs/benchmarks.md";
+    return isLoopback(options) ? "docs/benchmarks-loopback.md" : "docs/benchmarks.md";
   }
 
   /** The Toxiproxy server {@code --toxiproxy-server} names, started in front of the store. */
@@ -287,10 +286,7 @@ public final class Benchmark {
     return Report.markdown(results, options, scale, iterations)
         + notMeasured
         + "\n"
-        + Targets.markdown(
-            results,
-            data.projectionBytes,
-            options.getOrDefault("profile", "loopback").equals("loopback"));
+        + Targets.markdown(results, data.projectionBytes, isLoopback(options));
   }
 
   static Sample measure(
