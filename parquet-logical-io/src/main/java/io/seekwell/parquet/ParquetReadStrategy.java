@@ -85,10 +85,13 @@ final class ParquetReadStrategy implements ReadStrategy {
     }
   }
 
-  /** What a run of reads, each continuing the last, does about the bytes ahead of it. */
+  /**
+   * What a run of reads, each continuing the last, does about the bytes ahead of it: no run yet;
+   * nothing (its chunks are predicted, or no memory was found); reading ahead.
+   */
   private enum Run {
     NONE,
-    PREDICTED,
+    NOT_AHEAD,
     READING_AHEAD
   }
 
@@ -215,7 +218,7 @@ final class ParquetReadStrategy implements ReadStrategy {
     if (run == Run.NONE) {
       int chunk = chunkAt(parsed, end - 1);
       if (chunk < 0 || prefetchedChunks.contains(parsed.chunks()[chunk].start())) {
-        run = Run.PREDICTED;
+        run = Run.NOT_AHEAD;
         return;
       }
       run = Run.READING_AHEAD;
@@ -235,7 +238,7 @@ final class ParquetReadStrategy implements ReadStrategy {
       aheadFrontier = last + 1;
       aheadWindow *= 2;
     } else {
-      run = Run.PREDICTED; // no memory for it: the reader goes on without
+      run = Run.NOT_AHEAD; // no memory for it: the reader goes on without
     }
   }
 

@@ -87,9 +87,7 @@ class ParquetReadStrategyTest {
     assertTrue(end - start > 16 * buffer, "row group 0 spans " + (end - start) + " bytes");
 
     // A reader without vectored reads reading all of row group 0, as Parquet's reader does.
-    for (long at = start; at <= end; at += buffer) {
-      strategy.beforePositionalRead(at, Math.min(buffer, end - at + 1));
-    }
+    readInBuffers(strategy, ByteRange.of(start, end), buffer);
 
     List<ByteRange> ahead =
         prefetcher.prefetched.stream().filter(range -> range.start() <= end).toList();
@@ -103,6 +101,44 @@ class ParquetReadStrategyTest {
     assertEquals(end, ahead.get(ahead.size() - 1).end());
     long reads = (end - start) / buffer + 1;
     assertTrue(ahead.size() <= 64 - Long.numberOfLeadingZeros(reads), ahead.size() + " windows");
+  }
+
+  @Test
+  void aPredictedRowGroupReadInBuffersOneAfterAnotherIsNotReadAheadAgain() throws Exception {
+    ColumnHistory history = new ColumnHistory(10);
+    ParquetReadStrategy first = open(new RecordingPrefetcher(file), history);
+    ParquetFooter footer = first.footer().get();
+    ByteRange rowGroup = rowGroupRange(footer, 0);
+    readInBuffers(first, rowGroup, 64 * 1024);
+
+    // A second file of the schema: its first two row groups' columns are prefetched at open.
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
+    ParquetReadStrategy second = open(prefetcher, history);
+    second.footer().get();
+    List<ByteRange> atOpen = List.copyOf(prefetcher.prefetched);
+    assertTrue(atOpen.stream().anyMatch(range -> range.contains(rowGroup.start())), "" + atOpen);
+
+    readInBuffers(second, rowGroup, 64 * 1024);
+
+    // Reading row group 0 prefetches row group 2 (one ahead of row group 1), nothing before it.
+    assertPrefetchedOnlyAfter(prefetcher, atOpen.size(), rowGroupRange(footer, 1).end());
+  }
+
+  @Test
+  void aColdRunThatFindsNoMemoryStopsReadingAhead() throws Exception {
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
+    ParquetReadStrategy strategy = open(prefetcher);
+    ParquetFooter footer = strategy.footer().get();
+    ByteRange rowGroup = rowGroupRange(footer, 0);
+    int buffer = 64 * 1024;
+
+    prefetcher.refusing = true;
+    readInBuffers(strategy, ByteRange.ofLength(rowGroup.start(), 2 * buffer), buffer);
+    prefetcher.refusing = false;
+    readInBuffers(strategy, ByteRange.of(rowGroup.start() + 2 * buffer, rowGroup.end()), buffer);
+
+    // The run asked once, found no memory, and asked no more; row group 1 is still learned.
+    assertPrefetchedOnlyAfter(prefetcher, 0, rowGroup.end());
   }
 
   @Test
@@ -167,15 +203,34 @@ class ParquetReadStrategyTest {
     return open(prefetcher, ParquetSettings.DEFAULT);
   }
 
+  private static ParquetReadStrategy open(Prefetcher prefetcher, ColumnHistory history) {
+    return open(prefetcher, ParquetSettings.DEFAULT, history);
+  }
+
   private static ParquetReadStrategy open(Prefetcher prefetcher, ParquetSettings settings) {
+    return open(prefetcher, settings, new ColumnHistory(10));
+  }
+
+  /** Every range prefetched after the first {@code skipped} starts past byte {@code last}. */
+  private static void assertPrefetchedOnlyAfter(
+      RecordingPrefetcher prefetcher, int skipped, long last) {
+    List<ByteRange> later = prefetcher.prefetched.stream().skip(skipped).toList();
+    assertTrue(later.stream().allMatch(range -> range.start() > last), later + " after " + last);
+  }
+
+  /** Reads {@code range} as one buffer of {@code buffer} bytes after another. */
+  private static void readInBuffers(ParquetReadStrategy strategy, ByteRange range, int buffer)
+      throws IOException {
+    for (long at = range.start(); at <= range.end(); at += buffer) {
+      strategy.beforePositionalRead(at, Math.min(buffer, range.end() - at + 1));
+    }
+  }
+
+  private static ParquetReadStrategy open(
+      Prefetcher prefetcher, ParquetSettings settings, ColumnHistory history) {
     ParquetReadStrategy strategy =
         new ParquetReadStrategy(
-            prefetcher,
-            settings,
-            Runnable::run,
-            new ColumnHistory(10),
-            new FooterOnlyHistory(10),
-            footer -> {});
+            prefetcher, settings, Runnable::run, history, new FooterOnlyHistory(10), footer -> {});
     strategy.onOpen();
     return strategy;
   }

@@ -16,6 +16,7 @@ final class RecordingPrefetcher implements Prefetcher {
   final List<ByteRange> prefetched = new CopyOnWriteArrayList<>();
   final List<ByteRange> fetched = new CopyOnWriteArrayList<>();
   private final byte[] file;
+  volatile boolean refusing; // prefetches find no memory: refused, not recorded
 
   RecordingPrefetcher(byte[] file) {
     this.file = file;
@@ -38,6 +39,9 @@ final class RecordingPrefetcher implements Prefetcher {
 
   @Override
   public boolean prefetch(ByteRange range) {
+    if (refusing) {
+      return false;
+    }
     prefetched.add(range);
     return true;
   }
