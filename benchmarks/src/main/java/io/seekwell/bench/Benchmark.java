@@ -82,7 +82,7 @@ public final class Benchmark {
     Dataset.Scale scale =
         Dataset.Scale.valueOf(options.getOrDefault("scale", "full").toUpperCase(Locale.ROOT));
     int iterations = Integer.parseInt(options.getOrDefault("iterations", "5"));
-    int warmups = Integer.parseInt(options.getOrDefault("warmup", isLoopback(options) ? "3" : "1"));
+    int warmups = warmups(options);
     List<String> paths =
         Arrays.asList(
             options.getOrDefault("paths", "seekwell,aal,iceberg-default,s3a-classic").split(","));
@@ -226,6 +226,14 @@ public final class Benchmark {
   /** The path of a {@code --skip} entry, {@code WORKLOAD:PATH}. */
   private static String pathOf(String skipEntry) {
     return skipEntry.substring(skipEntry.indexOf(':') + 1);
+  }
+
+  /**
+   * The unmeasured iterations per path and workload ({@code --warmup}): 1 by default, 3 on the
+   * loopback profile.
+   */
+  static int warmups(Map<String, String> options) {
+    return Integer.parseInt(options.getOrDefault("warmup", isLoopback(options) ? "3" : "1"));
   }
 
   /** Whether the run's profile ({@code --profile}, loopback by default) is {@code loopback}. */

@@ -22,7 +22,7 @@ final class Report {
         String.format(
             Locale.ROOT,
             "Run on %s: %d cores, %d MiB max heap, Java %s. Profile `%s`, scale `%s`, %d cold"
-                + " iteration(s) per path after %s warm-up (fresh client and factory each time; the"
+                + " iteration(s) per path after %d warm-up(s) (fresh client and factory each time; the"
                 + " order of the paths rotates every iteration, and each iteration starts with the"
                 + " latency proxy started afresh and once the machine's CPU has been idle for a"
                 + " second, so that what one path left behind does not slow down the next). GETs,"
@@ -35,7 +35,7 @@ final class Report {
             options.getOrDefault("profile", "loopback"),
             scale.name().toLowerCase(Locale.ROOT),
             iterations,
-            options.getOrDefault("warmup", "1")));
+            Benchmark.warmups(options)));
     out.append("Reproduce: `./scripts/bench.sh")
         .append(scale == Dataset.Scale.QUICK ? " --quick" : "")
         .append(" --profile ")
