@@ -25,6 +25,7 @@ public final class OpenStreamInformation {
   private final Optional<Object> callerContext;
   private final Optional<Metrics> streamMetrics;
   private final RequestCallback requestCallback;
+  private final boolean immutable;
 
   private OpenStreamInformation(Builder builder) {
     this.objectMetadata = Optional.ofNullable(builder.objectMetadata);
@@ -40,6 +41,7 @@ public final class OpenStreamInformation {
     this.callerContext = Optional.ofNullable(builder.callerContext);
     this.streamMetrics = Optional.ofNullable(builder.streamMetrics);
     this.requestCallback = builder.requestCallback;
+    this.immutable = builder.immutable;
   }
 
   /** Nothing known: Seekwell asks the store. */
@@ -85,6 +87,14 @@ public final class OpenStreamInformation {
     return requestCallback;
   }
 
+  /**
+   * Whether the caller declared the object immutable (written once, never changed), so that its
+   * bytes may be kept in the factory's disk tier.
+   */
+  public boolean immutable() {
+    return immutable;
+  }
+
   /** The options every request of the stream carries. */
   public RequestOptions requestOptions() {
     RequestOptions options = RequestOptions.none();
@@ -113,6 +123,7 @@ public final class OpenStreamInformation {
     private Object callerContext;
     private Metrics streamMetrics;
     private RequestCallback requestCallback = NO_CALLBACK;
+    private boolean immutable;
 
     private Builder() {}
 
@@ -179,6 +190,18 @@ public final class OpenStreamInformation {
     /** Told about every request the stream sends. */
     public Builder requestCallback(RequestCallback callback) {
       this.requestCallback = Objects.requireNonNull(callback, "callback");
+      return this;
+    }
+
+    /**
+     * Declares that the object is written once and never changed (as Iceberg writes its files), so
+     * that the factory's disk tier ({@code physicalio.disk.cache.dir}) may keep its bytes across
+     * streams, factories and restarts. Its bytes on disk are keyed by location, length, the ETag
+     * when given, and the SSE-C key's MD5; an object overwritten under the same location and length
+     * would be served its old bytes, so declare only what is truly immutable.
+     */
+    public Builder immutable(boolean declared) {
+      this.immutable = declared;
       return this;
     }
 

@@ -3,6 +3,7 @@ package io.seekwell;
 import io.seekwell.client.ObjectClientConfiguration;
 import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.logical.LogicalIOConfiguration;
+import io.seekwell.physical.DiskCacheConfiguration;
 import io.seekwell.physical.PhysicalIOConfiguration;
 import java.util.Objects;
 
@@ -17,12 +18,14 @@ public final class S3SeekableInputStreamConfiguration {
   public static final S3SeekableInputStreamConfiguration DEFAULT = builder().build();
 
   private final PhysicalIOConfiguration physicalIO;
+  private final DiskCacheConfiguration diskCache;
   private final LogicalIOConfiguration logicalIO;
   private final ObjectClientConfiguration client;
   private final ConnectorConfiguration rawConfiguration;
 
   private S3SeekableInputStreamConfiguration(Builder builder) {
     this.physicalIO = builder.physicalIO;
+    this.diskCache = builder.diskCache;
     this.logicalIO = builder.logicalIO;
     this.client = builder.client;
     this.rawConfiguration = builder.rawConfiguration;
@@ -43,6 +46,7 @@ public final class S3SeekableInputStreamConfiguration {
     S3SeekableInputStreamConfiguration read =
         builder
             .physicalIO(PhysicalIOConfiguration.fromConfiguration(configuration))
+            .diskCache(DiskCacheConfiguration.fromConfiguration(configuration))
             .logicalIO(LogicalIOConfiguration.fromConfiguration(configuration))
             .client(ObjectClientConfiguration.fromConfiguration(configuration))
             .build();
@@ -59,6 +63,11 @@ public final class S3SeekableInputStreamConfiguration {
   /** Caching and request shaping. */
   public PhysicalIOConfiguration physicalIO() {
     return physicalIO;
+  }
+
+  /** The local disk tier for immutable objects; off by default. */
+  public DiskCacheConfiguration diskCache() {
+    return diskCache;
   }
 
   /** Read-ahead: small objects, sequential windows. */
@@ -79,6 +88,7 @@ public final class S3SeekableInputStreamConfiguration {
   /** Builds a configuration. Not thread-safe. */
   public static final class Builder {
     private PhysicalIOConfiguration physicalIO = PhysicalIOConfiguration.DEFAULT;
+    private DiskCacheConfiguration diskCache = DiskCacheConfiguration.OFF;
     private LogicalIOConfiguration logicalIO = LogicalIOConfiguration.DEFAULT;
     private ObjectClientConfiguration client = ObjectClientConfiguration.defaults();
     private ConnectorConfiguration rawConfiguration = ConnectorConfiguration.empty();
@@ -88,6 +98,12 @@ public final class S3SeekableInputStreamConfiguration {
     /** Caching and request shaping settings. */
     public Builder physicalIO(PhysicalIOConfiguration settings) {
       this.physicalIO = Objects.requireNonNull(settings, "settings");
+      return this;
+    }
+
+    /** Disk tier settings. */
+    public Builder diskCache(DiskCacheConfiguration settings) {
+      this.diskCache = Objects.requireNonNull(settings, "settings");
       return this;
     }
 

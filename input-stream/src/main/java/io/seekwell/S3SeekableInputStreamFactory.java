@@ -97,7 +97,9 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
             metrics,
             scheduler,
             ticker);
-    this.physicalIO = new PhysicalIO(this.client, configuration.physicalIO(), metrics, ticker);
+    this.physicalIO =
+        new PhysicalIO(
+            this.client, configuration.physicalIO(), configuration.diskCache(), metrics, ticker);
     logStartup(configuration, strategies.formatNames());
     this.announcementSettings = announcing;
     this.vectored = new VectoredReads(physicalIO::mergeGap);
@@ -234,11 +236,15 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
         List.copyOf(objects), announced, this::prefetchReader, announcementSettings);
   }
 
-  /** The request options of a stream's GETs, and who is told of each. */
-  private static FetchContext contextFor(S3URI uri, OpenStreamInformation information) {
+  /**
+   * The request options of a stream's GETs, who is told of each, and whether the object may use the
+   * disk tier (declared immutable by the caller, or under an immutable prefix).
+   */
+  private FetchContext contextFor(S3URI uri, OpenStreamInformation information) {
     return new FetchContext(
         information.requestOptions(),
-        range -> information.requestCallback().onGetRequest(uri, range));
+        range -> information.requestCallback().onGetRequest(uri, range),
+        information.immutable() || configuration.diskCache().declaresImmutable(uri.location()));
   }
 
   /** A reader that holds an announced object's prefetched bytes until its stream opens it. */

@@ -154,16 +154,64 @@ final class Block {
 
   /** Receives the block's bytes from {@code body}; readers see each chunk as it arrives. */
   void fillFrom(InputStream body) throws IOException {
+    fillInPlace(
+        (array, offset, length) -> {
+          int n = body.read(array, offset, Math.min(FILL_CHUNK, length));
+          if (n < 0) {
+            throw new EOFException(
+                "Body of " + range + " ended after " + filled + " of " + size + " bytes");
+          }
+          return n;
+        });
+  }
+
+  /** Writes a block's next bytes into its array, in place. */
+  interface Filler {
+    /**
+     * Writes up to {@code length} bytes at {@code offset} of {@code array}, which are the bytes of
+     * the block's range from {@code offset} on.
+     *
+     * @return how many it wrote, from {@code offset} on; 0 when it has no more
+     */
+    int fill(byte[] array, int offset, int length) throws IOException;
+  }
+
+  /**
+   * Lets {@code filler} write the bytes after those that have arrived, until it has no more or the
+   * block is full; readers see each part as it is written. Only the block's fetcher calls it.
+   *
+   * @return how many bytes arrived
+   */
+  int fillInPlace(Filler filler) throws IOException {
+    int before = filled;
     while (filled < size) {
-      int n = body.read(data, filled, Math.min(FILL_CHUNK, size - filled));
-      if (n < 0) {
-        throw new EOFException(
-            "Body of " + range + " ended after " + filled + " of " + size + " bytes");
+      int n = filler.fill(data, filled, size - filled);
+      if (n <= 0) {
+        break;
       }
       filled += n;
       signal();
       completeWaiters();
     }
+    return filled - before;
+  }
+
+  /** How many of the block's bytes have arrived. */
+  int filled() {
+    return filled;
+  }
+
+  /**
+   * The block's bytes {@code [position, position + length)}, which must have arrived, as a buffer
+   * over its array (not a copy). Only valid while the caller holds a pin.
+   */
+  ByteBuffer arrived(long position, int length) {
+    int from = (int) (position - range.start());
+    if (from < 0 || from + length > filled) {
+      throw new IllegalStateException(
+          "Bytes " + position + "+" + length + " of " + range + " have not arrived");
+    }
+    return ByteBuffer.wrap(data, from, length);
   }
 
   /** Fails the block: readers waiting for bytes not yet in get {@code error}. */

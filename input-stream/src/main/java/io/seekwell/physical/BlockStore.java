@@ -121,16 +121,19 @@ final class BlockStore implements AutoCloseable {
   private final Ticker ticker;
   private final Set<CompletableFuture<ObjectContent>> inFlight = ConcurrentHashMap.newKeySet();
   private final Set<ObjectContent> bodies = ConcurrentHashMap.newKeySet();
+  private final DiskTier disk;
   private volatile boolean closed;
 
   /**
    * A store that fetches with {@code client}; it tells {@code metadata} the versions GET responses
    * name and forgets an object's metadata when a GET finds that its ETag no longer matches. GETs
-   * are timed with {@code ticker}, for the link's statistics.
+   * are timed with {@code ticker}, for the link's statistics. Blocks of immutable objects go
+   * through the disk tier {@code diskCache} configures, if any.
    */
   BlockStore(
       ObjectClient client,
       PhysicalIOConfiguration configuration,
+      DiskCacheConfiguration diskCache,
       Metrics metrics,
       MetadataStore metadata,
       Ticker ticker) {
@@ -154,6 +157,10 @@ final class BlockStore implements AutoCloseable {
     this.fetchPool =
         DaemonPools.bounded(
             "seekwell-fetch-" + STORE_IDS.incrementAndGet() + "-", configuration.fetchThreads());
+    this.disk =
+        diskCache.isEnabled()
+            ? DiskTier.open(diskCache, configuration.maxMemoryLimit() / 8, metrics, ticker::nanos)
+            : null;
   }
 
   /**
@@ -362,8 +369,6 @@ final class BlockStore implements AutoCloseable {
     Block block = new Block(new BlockKey(blocks, part.start()), part, array, budget, purpose);
     if (purpose.isPrefetch()) {
       metrics.add(Metric.PREFETCHED_BYTES, part.length());
-    } else {
-      countDemandGet();
     }
     blocks.add(block);
     cache.put(block.key(), block);
@@ -378,7 +383,21 @@ final class BlockStore implements AutoCloseable {
 
   private void receive(ObjectBlocks blocks, Block block, FetchContext context) {
     try {
-      get(blocks, block.range(), context, block::fillFrom);
+      boolean onDisk = disk != null && context.immutable();
+      if (onDisk) {
+        disk.fill(blocks.key(), block);
+        metrics.increment(block.isComplete() ? Metric.DISK_HITS : Metric.DISK_MISSES);
+      }
+      if (!block.isComplete()) {
+        if (!block.isPrefetched()) {
+          countDemandGet();
+        }
+        ByteRange rest = block.range().suffixFrom(block.range().start() + block.filled());
+        get(blocks, rest, context, block::fillFrom);
+        if (onDisk) {
+          disk.store(blocks.key(), block);
+        }
+      }
       cache.asMap().replace(block.key(), block, block);
     } catch (IOException e) {
       // Forget first, so that whoever sees the failure also finds the object forgotten.
@@ -567,6 +586,9 @@ final class BlockStore implements AutoCloseable {
     inFlight.forEach(response -> response.cancel(true));
     bodies.forEach(Futures::closeQuietly);
     DaemonPools.shutdown(fetchPool);
+    if (disk != null) {
+      disk.close();
+    }
     IOException closedError = new IOException("The stream factory is closed");
     for (Block block : cache.asMap().values()) {
       if (!block.isComplete()) {

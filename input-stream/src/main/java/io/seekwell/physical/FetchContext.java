@@ -9,5 +9,7 @@ import java.util.function.Consumer;
  *
  * @param options SSE-C key, audit string
  * @param onGet told about each GET before it is sent
+ * @param immutable whether the object is written once and never changed, so that its bytes may be
+ *     kept in the disk tier
  */
-public record FetchContext(RequestOptions options, Consumer<ByteRange> onGet) {}
+public record FetchContext(RequestOptions options, Consumer<ByteRange> onGet, boolean immutable) {}

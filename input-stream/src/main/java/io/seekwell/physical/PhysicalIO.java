@@ -20,12 +20,30 @@ public final class PhysicalIO implements AutoCloseable {
   private final MetadataStore metadata;
   private final BlockStore blocks;
 
-  /** Physical IO over {@code client}, counting in {@code metrics}, timing with {@code ticker}. */
+  /**
+   * Physical IO over {@code client}, with no disk tier, counting in {@code metrics}, timing with
+   * {@code ticker}.
+   */
   public PhysicalIO(
       ObjectClient client, PhysicalIOConfiguration configuration, Metrics metrics, Ticker ticker) {
+    this(client, configuration, DiskCacheConfiguration.OFF, metrics, ticker);
+  }
+
+  /**
+   * Physical IO over {@code client} with the disk tier {@code diskCache} configures, counting in
+   * {@code metrics}, timing with {@code ticker}.
+   *
+   * @throws IllegalStateException if another factory uses the disk tier's directory
+   */
+  public PhysicalIO(
+      ObjectClient client,
+      PhysicalIOConfiguration configuration,
+      DiskCacheConfiguration diskCache,
+      Metrics metrics,
+      Ticker ticker) {
     this.configuration = configuration;
     this.metadata = new MetadataStore(client, configuration, ticker);
-    this.blocks = new BlockStore(client, configuration, metrics, metadata, ticker);
+    this.blocks = new BlockStore(client, configuration, diskCache, metrics, metadata, ticker);
   }
 
   /**

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 class ObjectReaderTest {
 
   private static final int MIB = 1024 * 1024;
-  private static final FetchContext CONTEXT = new FetchContext(RequestOptions.none(), range -> {});
+  private static final FetchContext CONTEXT =
+      new FetchContext(RequestOptions.none(), range -> {}, false);
 
   private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
   private final PhysicalIO physicalIO =

@@ -42,5 +42,21 @@ public enum Metric {
   /** GET bodies that stopped delivering bytes for longer than the idle deadline, and were cut. */
   STALLED_GETS_ABANDONED,
   /** GET bodies continued by a new GET of their missing bytes after they failed part-way. */
-  BODIES_RESUMED
+  BODIES_RESUMED,
+  /** Blocks of immutable objects served from the local disk tier whole, with no GET. */
+  DISK_HITS,
+  /** Blocks of immutable objects the disk tier had not (or not whole), fetched with a GET. */
+  DISK_MISSES,
+  /** Bytes served from the disk tier. */
+  DISK_BYTES_READ,
+  /** Bytes written to the disk tier. */
+  DISK_BYTES_WRITTEN,
+  /** Objects removed from the disk tier to stay within its size. */
+  DISK_EVICTIONS,
+  /** Bytes on disk that failed their checksum, were cut short or belonged to another object. */
+  DISK_CHECKSUM_FAILURES,
+  /** Disk reads and writes that failed (full disk, I/O errors); the tier pauses after each. */
+  DISK_ERRORS,
+  /** Blocks not written to the disk tier because its write queue was full or it was paused. */
+  DISK_WRITES_SKIPPED
 }

@@ -1,0 +1,366 @@
+package io.seekwell.physical;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongConsumer;
+import java.util.zip.CRC32C;
+
+/**
+ * The bytes of one immutable object version kept by the {@link DiskTier}: a sparse data file with
+ * the object's bytes at their own offsets, and an append-only index file that names the object and
+ * lists the 64 KiB granules written, each with its CRC32C. A granule counts only once its index
+ * record is complete and its bytes match the checksum, so a crash mid-write, a torn record or a
+ * file someone cut short never serves a wrong byte: the granule is fetched again.
+ *
+ * <p>Thread-safety: loading, creating files and removing are synchronized on the object; reads of
+ * granules run concurrently on fetch threads, and writes come from the tier's one writer thread. A
+ * granule's checksum is set before its bit in {@code present}, whose atomic write publishes it.
+ */
+final class DiskObject {
+
+  static final int GRANULE = 64 * 1024;
+  private static final byte[] MAGIC = "SEEKWELL-DISK-1\n".getBytes(StandardCharsets.US_ASCII);
+  private static final int RECORD = 12;
+
+  /** What reading a granule found. */
+  enum Read {
+    /** The granule's bytes, checked. */
+    FOUND,
+    /** The granule is not stored. */
+    MISSING,
+    /** The granule was stored, but cut short or failing its checksum; it is forgotten. */
+    BAD
+  }
+
+  private final Path data;
+  private final Path index;
+  private final LongConsumer sizeChanges;
+  private final AtomicLong storedBytes;
+  private volatile long lastUsed;
+
+  // Set by load(), guarded by this; read without the lock only after load() returned.
+  private String identity;
+  private long length;
+  private volatile AtomicLongArray present;
+  private int[] checksums;
+  private FileChannel dataChannel;
+  private FileChannel indexChannel;
+  private boolean removed;
+
+  /**
+   * An object stored as {@code name}.data and {@code name}.index in {@code directory}, thought to
+   * hold {@code storedBytes} (exact once loaded), last used at tick {@code lastUsed}; every later
+   * change of its stored bytes is told to {@code sizeChanges}.
+   */
+  DiskObject(
+      Path directory, String name, long storedBytes, long lastUsed, LongConsumer sizeChanges) {
+    this.data = directory.resolve(name + ".data");
+    this.index = directory.resolve(name + ".index");
+    this.storedBytes = new AtomicLong(storedBytes);
+    this.lastUsed = lastUsed;
+    this.sizeChanges = sizeChanges;
+  }
+
+  private void changeStored(long delta) {
+    storedBytes.addAndGet(delta);
+    sizeChanges.accept(delta);
+  }
+
+  /** The estimate of bytes an index file of {@code indexSize} bytes lists, before loading it. */
+  static long estimatedBytes(long indexSize) {
+    return Math.max(0, indexSize / RECORD) * GRANULE;
+  }
+
+  Path indexFile() {
+    return index;
+  }
+
+  long storedBytes() {
+    return storedBytes.get();
+  }
+
+  long lastUsed() {
+    return lastUsed;
+  }
+
+  void used(long tick) {
+    lastUsed = tick;
+  }
+
+  /**
+   * Reads the index, once, as the object {@code identity} of {@code length} bytes. An index that
+   * names another object (or cannot be read as one) is foreign: both files are dropped and the
+   * object starts empty.
+   *
+   * @return false if the object was removed (evicted) and cannot be used
+   * @throws IOException if the files cannot be read or created
+   */
+  synchronized boolean load(String identity, long length, Runnable onForeign) throws IOException {
+    if (removed) {
+      return false;
+    }
+    if (this.identity != null) {
+      if (!this.identity.equals(identity)) {
+        onForeign.run();
+        return false;
+      }
+      return true;
+    }
+    this.identity = identity;
+    this.length = length;
+    int granules = Math.toIntExact((length + GRANULE - 1) / GRANULE);
+    this.checksums = new int[granules];
+    this.present = new AtomicLongArray((granules + 63) / 64);
+    byte[] header = header(identity, length);
+    byte[] stored;
+    try {
+      stored = Files.readAllBytes(index);
+    } catch (NoSuchFileException e) {
+      stored = null;
+    }
+    long valid = 0;
+    if (stored != null && startsWith(stored, header)) {
+      valid = header.length + readRecords(stored, header.length);
+    } else if (stored != null) {
+      onForeign.run();
+    }
+    if (valid == 0) {
+      Files.deleteIfExists(data);
+      indexChannel = openIndex(true);
+      indexChannel.write(ByteBuffer.wrap(header));
+    } else {
+      indexChannel = openIndex(false);
+      indexChannel.truncate(valid);
+    }
+    changeStored(countStored() - storedBytes.get());
+    return true;
+  }
+
+  private FileChannel openIndex(boolean fresh) throws IOException {
+    return fresh
+        ? FileChannel.open(
+            index,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)
+        : FileChannel.open(index, StandardOpenOption.WRITE);
+  }
+
+  /** Takes in the complete, well-formed records from {@code offset}; returns their bytes. */
+  private long readRecords(byte[] stored, int offset) {
+    ByteBuffer records = ByteBuffer.wrap(stored, offset, stored.length - offset);
+    long valid = 0;
+    while (records.remaining() >= RECORD) {
+      int granule = records.getInt();
+      int checksum = records.getInt();
+      int recordChecksum = records.getInt();
+      if (recordChecksum != recordChecksum(granule, checksum)
+          || granule < 0
+          || granule >= checksums.length) {
+        break;
+      }
+      checksums[granule] = checksum;
+      setPresent(granule);
+      valid += RECORD;
+    }
+    return valid;
+  }
+
+  private static byte[] header(String identity, long length) {
+    byte[] name = identity.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer header = ByteBuffer.allocate(MAGIC.length + 4 + name.length + 8 + 4);
+    header.put(MAGIC).putInt(name.length).put(name).putLong(length);
+    CRC32C crc = new CRC32C();
+    crc.update(header.array(), 0, header.position());
+    header.putInt((int) crc.getValue());
+    return header.array();
+  }
+
+  private static boolean startsWith(byte[] stored, byte[] header) {
+    return stored.length >= header.length
+        && Arrays.equals(stored, 0, header.length, header, 0, header.length);
+  }
+
+  private static int recordChecksum(int granule, int checksum) {
+    CRC32C crc = new CRC32C();
+    crc.update(ByteBuffer.allocate(8).putInt(granule).putInt(checksum).flip());
+    return (int) crc.getValue();
+  }
+
+  /** The granule holding {@code position}. */
+  static int granuleOf(long position) {
+    return (int) (position / GRANULE);
+  }
+
+  /** The first byte of {@code granule}. */
+  static long startOf(int granule) {
+    return (long) granule * GRANULE;
+  }
+
+  /** The length of {@code granule}: 64 KiB, or less for the object's last. */
+  int lengthOf(int granule) {
+    return (int) Math.min(GRANULE, length - startOf(granule));
+  }
+
+  boolean isPresent(int granule) {
+    return (present.get(granule / 64) & (1L << (granule % 64))) != 0;
+  }
+
+  /** Whether the index is loaded and lists {@code granule}. */
+  boolean holds(int granule) {
+    AtomicLongArray bits = present;
+    return bits != null && (bits.get(granule / 64) & (1L << (granule % 64))) != 0;
+  }
+
+  private void setPresent(int granule) {
+    present.getAndAccumulate(granule / 64, 1L << (granule % 64), (a, b) -> a | b);
+  }
+
+  private Read forget(int granule) {
+    long bit = 1L << (granule % 64);
+    if ((present.getAndAccumulate(granule / 64, ~bit, (a, b) -> a & b) & bit) != 0) {
+      changeStored(-lengthOf(granule));
+    }
+    return Read.BAD;
+  }
+
+  private long countStored() {
+    long bytes = 0;
+    for (int granule = 0; granule < checksums.length; granule++) {
+      if (isPresent(granule)) {
+        bytes += lengthOf(granule);
+      }
+    }
+    return bytes;
+  }
+
+  /**
+   * Reads {@code granule} whole into {@code array} at {@code offset}, and checks it. A granule cut
+   * short or failing its checksum is forgotten, so that it is fetched and written again.
+   */
+  Read read(int granule, byte[] array, int offset) throws IOException {
+    if (!isPresent(granule)) {
+      return Read.MISSING;
+    }
+    int expected = checksums[granule];
+    int size = lengthOf(granule);
+    ByteBuffer target = ByteBuffer.wrap(array, offset, size);
+    FileChannel channel = dataChannel();
+    long position = startOf(granule) - offset;
+    while (target.hasRemaining()) {
+      if (channel.read(target, position + target.position()) < 0) {
+        return forget(granule);
+      }
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(array, offset, size);
+    return (int) crc.getValue() == expected ? Read.FOUND : forget(granule);
+  }
+
+  /**
+   * Writes whole granules, each given as the buffers that hold its bytes in order, then their index
+   * records; a granule counts once both are written.
+   *
+   * @return the bytes written
+   */
+  long write(Map<Integer, List<ByteBuffer>> granules) throws IOException {
+    FileChannel channel = dataChannel();
+    ByteBuffer records = ByteBuffer.allocate(granules.size() * RECORD);
+    Map<Integer, Integer> written = new LinkedHashMap<>();
+    long bytes = 0;
+    for (Map.Entry<Integer, List<ByteBuffer>> entry : granules.entrySet()) {
+      int granule = entry.getKey();
+      CRC32C crc = new CRC32C();
+      long position = startOf(granule);
+      for (ByteBuffer part : entry.getValue()) {
+        crc.update(part.duplicate());
+        long partStart = position - part.position();
+        while (part.hasRemaining()) {
+          channel.write(part, partStart + part.position());
+        }
+        position = partStart + part.position();
+      }
+      if (position != startOf(granule) + lengthOf(granule)) {
+        throw new IllegalStateException(
+            "Granule " + granule + " was given " + (position - startOf(granule)) + " bytes");
+      }
+      int checksum = (int) crc.getValue();
+      records.putInt(granule).putInt(checksum).putInt(recordChecksum(granule, checksum));
+      written.put(granule, checksum);
+      bytes += lengthOf(granule);
+    }
+    records.flip();
+    FileChannel indexWriter = indexChannel();
+    while (records.hasRemaining()) {
+      indexWriter.write(records, indexWriter.size());
+    }
+    written.forEach(
+        (granule, checksum) -> {
+          checksums[granule] = checksum;
+          setPresent(granule);
+        });
+    changeStored(bytes);
+    return bytes;
+  }
+
+  private synchronized FileChannel dataChannel() throws IOException {
+    if (removed) {
+      throw new ClosedChannelException();
+    }
+    if (dataChannel == null || !dataChannel.isOpen()) {
+      dataChannel =
+          FileChannel.open(
+              data, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    }
+    return dataChannel;
+  }
+
+  private synchronized FileChannel indexChannel() throws IOException {
+    if (removed) {
+      throw new ClosedChannelException();
+    }
+    if (indexChannel == null || !indexChannel.isOpen()) {
+      indexChannel = openIndex(false);
+    }
+    return indexChannel;
+  }
+
+  /** Closes the files and deletes them; reads going on fail and are served by a GET. */
+  synchronized void remove() throws IOException {
+    removed = true;
+    changeStored(-storedBytes.get());
+    close();
+    Files.deleteIfExists(index);
+    Files.deleteIfExists(data);
+  }
+
+  /** Closes the files, keeping them. */
+  synchronized void close() throws IOException {
+    FileChannel dataFile = dataChannel;
+    FileChannel indexFile = indexChannel;
+    dataChannel = null;
+    indexChannel = null;
+    try {
+      if (dataFile != null) {
+        dataFile.close();
+      }
+    } finally {
+      if (indexFile != null) {
+        indexFile.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,551 @@
+package io.seekwell.physical;
+
+import io.seekwell.common.concurrent.DaemonPools;
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.Metrics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The local disk tier below the block cache, for immutable objects: before a GET, a block takes the
+ * leading bytes the disk has of its range; after a GET, the block's whole 64 KiB granules are
+ * written by one writer thread, off the read path. Each object version (location, length, ETag when
+ * known, SSE-C key MD5) is a {@link DiskObject}; the directory is bounded by size, evicting the
+ * objects used least recently. The tier survives restarts: starting it lists the directory once,
+ * and an object's index is read when the object is first used.
+ *
+ * <p><b>Design notes.</b> One factory at a time uses a directory: it holds an exclusive lock on
+ * {@code .lock} in it, and a second factory (in this or another process) is refused. The map of
+ * objects is concurrent; no lock is held across I/O except an object's own while it loads its
+ * index. A block queued for writing stays pinned until written, so its memory stays counted in the
+ * block cache's budget; the bytes queued are bounded, and a block that does not fit is not written
+ * (counted). Any disk error pauses the tier (reads and writes) for a minute with a warning; reads
+ * then go to the store, and never fail because of the disk. Closing stops the writer (unpinning
+ * what it had not written), closes every file and releases the lock.
+ */
+final class DiskTier implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DiskTier.class);
+  private static final String LOCK_FILE = ".lock";
+  private static final String INDEX_SUFFIX = ".index";
+  private static final long PAUSE_NANOS = TimeUnit.MINUTES.toNanos(1);
+  private static final int QUEUED_WRITES = 64;
+  private static final long WRITES_AT_CLOSE_SECONDS = 10;
+
+  private final Path directory;
+  private final long maxBytes;
+  private final long maxQueuedBytes;
+  private final Metrics metrics;
+  private final LongSupplier nanoTime;
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+  private final ConcurrentHashMap<String, DiskObject> objects = new ConcurrentHashMap<>();
+  private final AtomicLong storedBytes = new AtomicLong();
+  private final AtomicLong queuedBytes = new AtomicLong();
+  private final AtomicLong ticks = new AtomicLong();
+  private final ThreadPoolExecutor writer;
+  private volatile long pausedUntil;
+  private volatile boolean paused;
+
+  private DiskTier(
+      Path directory,
+      long maxBytes,
+      long maxQueuedBytes,
+      Metrics metrics,
+      LongSupplier nanoTime,
+      FileChannel lockChannel,
+      FileLock lock) {
+    this.directory = directory;
+    this.maxBytes = maxBytes;
+    this.maxQueuedBytes = maxQueuedBytes;
+    this.metrics = metrics;
+    this.nanoTime = nanoTime;
+    this.lockChannel = lockChannel;
+    this.lock = lock;
+    this.writer =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(QUEUED_WRITES),
+            DaemonPools.threadFactory("seekwell-disk-writer-"));
+  }
+
+  /**
+   * Opens the tier in {@code configuration}'s directory (creating it), locks it and lists what it
+   * holds. At most {@code maxQueuedBytes} of blocks wait to be written at once.
+   *
+   * @throws IllegalStateException if another factory uses the directory
+   * @throws UncheckedIOException if the directory cannot be created, locked or listed
+   */
+  static DiskTier open(
+      DiskCacheConfiguration configuration,
+      long maxQueuedBytes,
+      Metrics metrics,
+      LongSupplier nanoTime) {
+    Path directory = configuration.directory().orElseThrow();
+    FileChannel lockChannel = null;
+    try {
+      Files.createDirectories(directory);
+      lockChannel =
+          FileChannel.open(
+              directory.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      FileLock lock = tryLock(lockChannel, directory);
+      DiskTier tier =
+          new DiskTier(
+              directory,
+              configuration.maxSize(),
+              maxQueuedBytes,
+              metrics,
+              nanoTime,
+              lockChannel,
+              lock);
+      tier.loadListing();
+      return tier;
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(lockChannel);
+      if (e instanceof IOException io) {
+        throw new UncheckedIOException(
+            "Cannot use '"
+                + directory
+                + "' as the disk cache ("
+                + DiskCacheConfiguration.PREFIX
+                + "dir)",
+            io);
+      }
+      throw (RuntimeException) e;
+    }
+  }
+
+  private static FileLock tryLock(FileChannel channel, Path directory) throws IOException {
+    FileLock lock;
+    try {
+      lock = channel.tryLock();
+    } catch (OverlappingFileLockException e) {
+      lock = null;
+    }
+    if (lock == null) {
+      throw new IllegalStateException(
+          "The disk cache directory '"
+              + directory
+              + "' ("
+              + DiskCacheConfiguration.PREFIX
+              + "dir) is in use by another stream factory, in this process or another; give"
+              + " each factory its own directory");
+    }
+    return lock;
+  }
+
+  /** Takes in the objects the directory holds, least recently used first, reading no index. */
+  private void loadListing() throws IOException {
+    record Listed(String name, long size, FileTime modified) {}
+    List<Listed> listed = new ArrayList<>();
+    try (Stream<Path> files = Files.list(directory)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        String name = file.getFileName().toString();
+        if (name.endsWith(INDEX_SUFFIX)) {
+          listed.add(
+              new Listed(
+                  name.substring(0, name.length() - INDEX_SUFFIX.length()),
+                  Files.size(file),
+                  Files.getLastModifiedTime(file)));
+        }
+      }
+    }
+    listed.sort(Comparator.comparing(Listed::modified));
+    for (Listed entry : listed) {
+      long bytes = DiskObject.estimatedBytes(entry.size());
+      objects.put(entry.name(), newObject(entry.name(), bytes));
+      storedBytes.addAndGet(bytes);
+    }
+  }
+
+  private DiskObject newObject(String name, long bytes) {
+    return new DiskObject(directory, name, bytes, ticks.incrementAndGet(), storedBytes::addAndGet);
+  }
+
+  /** The name an object version's files have: the SHA-256 of its identity. */
+  static String identity(ObjectKey key) {
+    return key.location()
+        + "\n"
+        + key.length()
+        + "\n"
+        + (key.etag() == null ? "" : key.etag())
+        + "\n"
+        + key.scope().customerKeyMd5();
+  }
+
+  private static String nameOf(String identity) {
+    try {
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      return HexFormat.of().formatHex(digest.digest(identity.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("Every Java runtime has SHA-256", e);
+    }
+  }
+
+  /**
+   * Fills {@code block} (of {@code key}'s object) with the bytes the disk holds from its first
+   * missing byte on, stopping at the first granule it does not hold or that fails its checksum.
+   *
+   * @return how many bytes it filled
+   */
+  int fill(ObjectKey key, Block block) {
+    if (isPaused()) {
+      return 0;
+    }
+    String identity = identity(key);
+    DiskObject object = objects.get(nameOf(identity));
+    try {
+      if (object == null || !load(object, identity, key.length())) {
+        return 0;
+      }
+      object.used(ticks.incrementAndGet());
+      int filled =
+          block.fillInPlace(new GranuleFiller(object, block.range().start(), key.length()));
+      metrics.add(Metric.DISK_BYTES_READ, filled);
+      return filled;
+    } catch (ClosedChannelException e) {
+      return 0; // evicted meanwhile: the GET serves the bytes
+    } catch (IOException e) {
+      pause("reading " + key.location() + " " + block.range(), e);
+      return 0;
+    }
+  }
+
+  private boolean load(DiskObject object, String identity, long length) throws IOException {
+    return object.load(identity, length, () -> foreign(object));
+  }
+
+  private void foreign(DiskObject object) {
+    metrics.increment(Metric.DISK_CHECKSUM_FAILURES);
+    LOG.warn(
+        "Disk cache: {} belongs to another object; dropped and fetched again", object.indexFile());
+  }
+
+  /** Writes the granules of a block as it reads them from disk, checking each. */
+  private final class GranuleFiller implements Block.Filler {
+    private final DiskObject object;
+    private final long blockStart;
+    private final long objectLength;
+    private byte[] scratch;
+
+    GranuleFiller(DiskObject object, long blockStart, long objectLength) {
+      this.object = object;
+      this.blockStart = blockStart;
+      this.objectLength = objectLength;
+    }
+
+    @Override
+    public int fill(byte[] array, int offset, int length) throws IOException {
+      long position = blockStart + offset;
+      int granule = DiskObject.granuleOf(position);
+      long granuleStart = DiskObject.startOf(granule);
+      int granuleLength = (int) Math.min(DiskObject.GRANULE, objectLength - granuleStart);
+      boolean inPlace = granuleStart == position && granuleLength <= length;
+      DiskObject.Read read =
+          inPlace ? object.read(granule, array, offset) : object.read(granule, scratch(), 0);
+      if (read == DiskObject.Read.BAD) {
+        metrics.increment(Metric.DISK_CHECKSUM_FAILURES);
+      }
+      if (read != DiskObject.Read.FOUND) {
+        return 0;
+      }
+      if (inPlace) {
+        return granuleLength;
+      }
+      int skip = (int) (position - granuleStart);
+      int n = Math.min(granuleLength - skip, length);
+      System.arraycopy(scratch, skip, array, offset, n);
+      return n;
+    }
+
+    private byte[] scratch() {
+      if (scratch == null) {
+        scratch = new byte[DiskObject.GRANULE];
+      }
+      return scratch;
+    }
+  }
+
+  /** Bytes of a granule held by one block. */
+  private record Segment(Block block, long position, int length) {}
+
+  /** The most blocks one granule's bytes are gathered from. */
+  private static final int MAX_SEGMENTS = 8;
+
+  /**
+   * Queues for writing the granules of {@code block} (complete, of {@code key}'s object) that the
+   * disk does not hold yet and whose bytes are all in memory: in the block, or in the complete
+   * blocks next to it for a granule that straddles its edge. The blocks used stay pinned until the
+   * granules are written.
+   */
+  void store(ObjectKey key, Block block) {
+    if (isPaused()) {
+      metrics.increment(Metric.DISK_WRITES_SKIPPED);
+      return;
+    }
+    String identity = identity(key);
+    String name = nameOf(identity);
+    DiskObject known = objects.get(name);
+    Map<Integer, List<Segment>> granules = new LinkedHashMap<>();
+    Set<Block> pinned = Collections.newSetFromMap(new IdentityHashMap<>());
+    long bytes = 0;
+    int last = DiskObject.granuleOf(block.range().end());
+    for (int granule = DiskObject.granuleOf(block.range().start()); granule <= last; granule++) {
+      if (known != null && known.holds(granule)) {
+        continue;
+      }
+      long start = DiskObject.startOf(granule);
+      long end = Math.min(DiskObject.startOf(granule + 1), key.length());
+      List<Segment> segments = gather(block, start, end, pinned);
+      if (segments != null) {
+        granules.put(granule, segments);
+        bytes += end - start;
+      }
+    }
+    if (granules.isEmpty()) {
+      pinned.forEach(Block::unpin);
+      return;
+    }
+    if (queuedBytes.addAndGet(bytes) > maxQueuedBytes) {
+      queuedBytes.addAndGet(-bytes);
+      pinned.forEach(Block::unpin);
+      metrics.increment(Metric.DISK_WRITES_SKIPPED);
+      return;
+    }
+    Write write = new Write(key, identity, name, granules, List.copyOf(pinned), bytes);
+    try {
+      writer.execute(write);
+    } catch (RejectedExecutionException e) {
+      write.release();
+      metrics.increment(Metric.DISK_WRITES_SKIPPED);
+    }
+  }
+
+  /**
+   * The segments of complete blocks that hold {@code [start, end)}, starting from {@code block} and
+   * its neighbours, each pinned once into {@code pinned}; null if some byte is not in memory.
+   */
+  private static List<Segment> gather(Block block, long start, long end, Set<Block> pinned) {
+    ObjectBlocks owner = block.key().owner();
+    List<Segment> segments = new ArrayList<>();
+    long position = start;
+    while (position < end && segments.size() < MAX_SEGMENTS) {
+      Block holder = block.range().contains(position) ? block : owner.blockAt(position);
+      if (holder == null || !holder.isComplete() || !pin(holder, pinned)) {
+        return null;
+      }
+      int length = (int) (Math.min(end, holder.range().end() + 1) - position);
+      segments.add(new Segment(holder, position, length));
+      position += length;
+    }
+    return position == end ? segments : null;
+  }
+
+  private static boolean pin(Block block, Set<Block> pinned) {
+    if (pinned.contains(block)) {
+      return true;
+    }
+    if (!block.tryPin()) {
+      return false;
+    }
+    pinned.add(block);
+    return true;
+  }
+
+  /** One block's granules to write; holds its blocks' pins until it has run or been dropped. */
+  private final class Write implements Runnable {
+    private final ObjectKey key;
+    private final String identity;
+    private final String name;
+    private final Map<Integer, List<Segment>> granules;
+    private final List<Block> pinned;
+    private final long bytes;
+
+    Write(
+        ObjectKey key,
+        String identity,
+        String name,
+        Map<Integer, List<Segment>> granules,
+        List<Block> pinned,
+        long bytes) {
+      this.key = key;
+      this.identity = identity;
+      this.name = name;
+      this.granules = granules;
+      this.pinned = pinned;
+      this.bytes = bytes;
+    }
+
+    @Override
+    public void run() {
+      try {
+        if (isPaused()) {
+          metrics.increment(Metric.DISK_WRITES_SKIPPED);
+          return;
+        }
+        DiskObject object = objects.computeIfAbsent(name, n -> newObject(n, 0));
+        if (!load(object, identity, key.length())) {
+          return;
+        }
+        object.used(ticks.incrementAndGet());
+        Map<Integer, List<ByteBuffer>> missing = new LinkedHashMap<>();
+        granules.forEach(
+            (granule, segments) -> {
+              if (!object.isPresent(granule)) {
+                missing.put(
+                    granule,
+                    segments.stream()
+                        .map(
+                            segment ->
+                                segment.block().arrived(segment.position(), segment.length()))
+                        .toList());
+              }
+            });
+        if (!missing.isEmpty()) {
+          metrics.add(Metric.DISK_BYTES_WRITTEN, object.write(missing));
+        }
+        evictBeyondBound();
+      } catch (ClosedChannelException e) {
+        // The object was evicted while it was being written: nothing to keep.
+      } catch (IOException e) {
+        pause("writing " + key.location() + " " + granules.keySet(), e);
+      } finally {
+        release();
+      }
+    }
+
+    void release() {
+      queuedBytes.addAndGet(-bytes);
+      pinned.forEach(Block::unpin);
+    }
+  }
+
+  /** Removes the objects used least recently until the directory is within its bound. */
+  private void evictBeyondBound() {
+    while (storedBytes.get() > maxBytes) {
+      DiskObject coldest = null;
+      String coldestName = null;
+      for (var entry : objects.entrySet()) {
+        if (coldest == null || entry.getValue().lastUsed() < coldest.lastUsed()) {
+          coldest = entry.getValue();
+          coldestName = entry.getKey();
+        }
+      }
+      if (coldest == null || !objects.remove(coldestName, coldest)) {
+        return;
+      }
+      metrics.increment(Metric.DISK_EVICTIONS);
+      try {
+        coldest.remove();
+      } catch (IOException e) {
+        pause("evicting " + coldest.indexFile(), e);
+      }
+    }
+  }
+
+  private boolean isPaused() {
+    if (paused && nanoTime.getAsLong() - pausedUntil >= 0) {
+      paused = false;
+    }
+    return paused;
+  }
+
+  private void pause(String what, IOException error) {
+    metrics.increment(Metric.DISK_ERRORS);
+    pausedUntil = nanoTime.getAsLong() + PAUSE_NANOS;
+    paused = true;
+    LOG.warn(
+        "Disk cache in {}: {} failed ({}); reads go to the store, and the disk cache pauses for"
+            + " {} s",
+        directory,
+        what,
+        error.toString(),
+        TimeUnit.NANOSECONDS.toSeconds(PAUSE_NANOS));
+  }
+
+  /** Bytes the directory holds, as far as the tier knows. */
+  long storedBytes() {
+    return storedBytes.get();
+  }
+
+  /**
+   * Lets the writer finish the writes queued (for up to 10 s; what is left then is dropped), then
+   * closes every file and releases the directory.
+   */
+  @Override
+  public void close() {
+    writer.shutdown();
+    try {
+      if (!writer.awaitTermination(WRITES_AT_CLOSE_SECONDS, TimeUnit.SECONDS)) {
+        LOG.warn(
+            "Disk cache in {}: queued writes did not finish within {} s; the rest are dropped",
+            directory,
+            WRITES_AT_CLOSE_SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    for (Runnable pending : writer.shutdownNow()) {
+      if (pending instanceof Write write) {
+        write.release();
+      }
+    }
+    for (DiskObject object : objects.values()) {
+      try {
+        object.close();
+      } catch (IOException e) {
+        LOG.warn("Disk cache in {}: closing {} failed", directory, object.indexFile(), e);
+      }
+    }
+    try {
+      lock.release();
+    } catch (IOException e) {
+      LOG.warn("Disk cache in {}: releasing the lock failed", directory, e);
+    }
+    closeQuietly(lockChannel);
+  }
+
+  private static void closeQuietly(FileChannel channel) {
+    if (channel != null) {
+      try {
+        channel.close();
+      } catch (IOException e) {
+        LOG.debug("Closing a disk cache file failed", e);
+      }
+    }
+  }
+}

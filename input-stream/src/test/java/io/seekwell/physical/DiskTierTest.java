@@ -1,0 +1,258 @@
+package io.seekwell.physical;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.common.ByteRange;
+import io.seekwell.common.concurrent.Ticker;
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.Metrics;
+import io.seekwell.common.object.GetRequest;
+import io.seekwell.common.object.ObjectLocation;
+import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.common.object.RequestOptions;
+import io.seekwell.testing.InMemoryObjectClient;
+import io.seekwell.testing.TestData;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The disk tier below the block cache, on in-memory objects: what a later factory on the same
+ * directory serves without GETs, and what it refuses to serve.
+ */
+class DiskTierTest {
+
+  private static final int MIB = 1024 * 1024;
+  private static final int LENGTH = 3 * MIB + 12_345;
+  private static final FetchContext IMMUTABLE =
+      new FetchContext(RequestOptions.none(), range -> {}, true);
+  private static final FetchContext MUTABLE =
+      new FetchContext(RequestOptions.none(), range -> {}, false);
+  private static final ObjectLocation LOCATION = ObjectLocation.of("bucket", "data/file.parquet");
+
+  @TempDir Path directory;
+
+  private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
+  private final byte[] content = TestData.randomBytes(7, LENGTH);
+  private final String etag = store.put(LOCATION, content);
+
+  private PhysicalIO physicalIO(Metrics metrics, long diskBytes) {
+    return new PhysicalIO(
+        store,
+        new PhysicalIOConfiguration(
+            64 * MIB,
+            64 * 1024,
+            MIB,
+            MIB,
+            1.25,
+            100,
+            Duration.ofMinutes(5),
+            Duration.ofMinutes(1),
+            4,
+            0),
+        DiskCacheConfiguration.in(directory, diskBytes),
+        metrics,
+        Ticker.system());
+  }
+
+  /** Reads {@code [position, position + length)} through a fresh factory's reader. */
+  private byte[] read(PhysicalIO io, FetchContext context, long position, int length)
+      throws IOException {
+    try (ObjectReader reader = io.open(LOCATION, ObjectMetadata.of(LENGTH, etag), context)) {
+      byte[] bytes = new byte[length];
+      int done = 0;
+      while (done < length) {
+        done += reader.read(position + done, bytes, done, length - done);
+      }
+      return bytes;
+    }
+  }
+
+  /** Reads the whole object through a factory of its own, which it closes. */
+  private void readWholeInOwnFactory(Metrics metrics, FetchContext context) throws IOException {
+    try (PhysicalIO io = physicalIO(metrics, 64 * MIB)) {
+      assertArrayEquals(content, read(io, context, 0, LENGTH));
+    }
+  }
+
+  @Test
+  void aLaterFactoryOnTheDirectoryServesTheObjectWithNoGet() throws IOException {
+    Metrics first = new Metrics();
+    readWholeInOwnFactory(first, IMMUTABLE);
+    int getsBefore = store.gets().size();
+    assertEquals(LENGTH, first.get(Metric.DISK_BYTES_WRITTEN));
+
+    Metrics second = new Metrics();
+    readWholeInOwnFactory(second, IMMUTABLE);
+    assertEquals(getsBefore, store.gets().size(), "GETs sent by the factory that found it on disk");
+    assertEquals(LENGTH, second.get(Metric.DISK_BYTES_READ));
+    assertEquals(0, second.get(Metric.DISK_MISSES));
+    assertTrue(second.get(Metric.DISK_HITS) > 0);
+  }
+
+  @Test
+  void aRangeStartingAndEndingInsideGranulesIsServedFromDisk() throws IOException {
+    readWholeInOwnFactory(new Metrics(), IMMUTABLE);
+    int getsBefore = store.gets().size();
+    try (PhysicalIO io = physicalIO(new Metrics(), 64 * MIB)) {
+      int position = 3 * 65_536 + 100;
+      assertArrayEquals(
+          Arrays.copyOfRange(content, position, position + 70_000),
+          read(io, IMMUTABLE, position, 70_000));
+    }
+    assertEquals(getsBefore, store.gets().size());
+  }
+
+  @Test
+  void anObjectNotDeclaredImmutableNeverTouchesTheDisk() throws IOException {
+    Metrics metrics = new Metrics();
+    readWholeInOwnFactory(metrics, MUTABLE);
+    assertEquals(List.of(), dataAndIndexFiles());
+    assertEquals(0, metrics.get(Metric.DISK_BYTES_WRITTEN));
+    assertEquals(0, metrics.get(Metric.DISK_MISSES));
+  }
+
+  @Test
+  void aCorruptGranuleIsDetectedAndFetchedAgain() throws IOException {
+    readWholeInOwnFactory(new Metrics(), IMMUTABLE);
+    Path data = only(".data");
+    try (FileChannel channel = FileChannel.open(data, StandardOpenOption.WRITE)) {
+      channel.write(ByteBuffer.wrap(new byte[] {(byte) ~content[2 * MIB + 5]}), 2 * MIB + 5);
+    }
+    int getsBefore = store.gets().size();
+    Metrics metrics = new Metrics();
+    readWholeInOwnFactory(metrics, IMMUTABLE);
+    assertEquals(1, metrics.get(Metric.DISK_CHECKSUM_FAILURES));
+    List<GetRequest> refetched = store.gets().subList(getsBefore, store.gets().size());
+    assertFalse(refetched.isEmpty());
+    ByteRange bad = ByteRange.ofLength(2 * MIB, 65_536);
+    for (GetRequest get : refetched) {
+      assertTrue(
+          get.range().start() <= bad.end() && get.range().end() >= bad.start(),
+          "only blocks holding the bad granule are fetched again: " + refetched);
+    }
+
+    int getsAfterRepair = store.gets().size();
+    readWholeInOwnFactory(new Metrics(), IMMUTABLE);
+    assertEquals(getsAfterRepair, store.gets().size(), "the granule was written again");
+  }
+
+  @Test
+  void aTruncatedDataFileIsDetectedAndFetchedAgain() throws IOException {
+    readWholeInOwnFactory(new Metrics(), IMMUTABLE);
+    try (FileChannel channel = FileChannel.open(only(".data"), StandardOpenOption.WRITE)) {
+      channel.truncate(MIB + 1000);
+    }
+    Metrics metrics = new Metrics();
+    readWholeInOwnFactory(metrics, IMMUTABLE);
+    assertTrue(metrics.get(Metric.DISK_CHECKSUM_FAILURES) >= 1);
+    assertEquals(MIB + 1000 - (MIB + 1000) % 65_536, metrics.get(Metric.DISK_BYTES_READ));
+  }
+
+  @Test
+  void anIndexNamingAnotherObjectIsForeignAndDropped() throws IOException {
+    ObjectLocation other = ObjectLocation.of("bucket", "data/other.parquet");
+    byte[] otherContent = TestData.randomBytes(8, LENGTH);
+    String otherEtag = store.put(other, otherContent);
+    try (PhysicalIO io = physicalIO(new Metrics(), 64 * MIB);
+        ObjectReader reader = io.open(other, ObjectMetadata.of(LENGTH, otherEtag), IMMUTABLE)) {
+      reader.read(0, new byte[LENGTH], 0, LENGTH);
+    }
+    Path otherIndex = only(".index");
+    Path otherData = only(".data");
+    readWholeInOwnFactory(new Metrics(), IMMUTABLE);
+    Path index =
+        dataAndIndexFiles().stream()
+            .filter(file -> file.toString().endsWith(".index") && !file.equals(otherIndex))
+            .findFirst()
+            .orElseThrow();
+    Files.copy(otherIndex, index, StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(
+        otherData,
+        Path.of(index.toString().replace(".index", ".data")),
+        StandardCopyOption.REPLACE_EXISTING);
+
+    int getsBefore = store.gets().size();
+    Metrics metrics = new Metrics();
+    readWholeInOwnFactory(metrics, IMMUTABLE);
+    assertEquals(1, metrics.get(Metric.DISK_CHECKSUM_FAILURES));
+    assertEquals(0, metrics.get(Metric.DISK_BYTES_READ));
+    assertTrue(store.gets().size() > getsBefore);
+  }
+
+  @Test
+  void theDirectoryStaysWithinItsBoundEvictingTheLeastRecentlyUsed() throws IOException {
+    Metrics metrics = new Metrics();
+    try (PhysicalIO io = physicalIO(metrics, 2 * MIB)) {
+      for (int i = 0; i < 6; i++) {
+        ObjectLocation location = ObjectLocation.of("bucket", "small/" + i);
+        byte[] bytes = TestData.randomBytes(i, 700_000);
+        String tag = store.put(location, bytes);
+        try (ObjectReader reader =
+            io.open(location, ObjectMetadata.of(bytes.length, tag), IMMUTABLE)) {
+          reader.read(0, new byte[bytes.length], 0, bytes.length);
+        }
+      }
+    }
+    long onDisk = 0;
+    for (Path file : dataAndIndexFiles()) {
+      if (file.toString().endsWith(".data")) {
+        onDisk += Files.size(file);
+      }
+    }
+    assertTrue(onDisk <= 2 * MIB, onDisk + " bytes on disk");
+    assertEquals(4, metrics.get(Metric.DISK_EVICTIONS), "six of 700,000 bytes, two fit in 2 MiB");
+    assertEquals(
+        2, dataAndIndexFiles().stream().filter(f -> f.toString().endsWith(".data")).count());
+  }
+
+  @Test
+  void aSecondFactoryOnADirectoryInUseIsRefused() {
+    try (PhysicalIO first = physicalIO(new Metrics(), 64 * MIB)) {
+      assertTrue(first.memoryUsed() >= 0);
+      IllegalStateException refused =
+          assertThrows(IllegalStateException.class, () -> physicalIO(new Metrics(), 64 * MIB));
+      assertTrue(refused.getMessage().contains(directory.toString()), refused.getMessage());
+      assertTrue(refused.getMessage().contains("physicalio.disk.cache.dir"), refused.getMessage());
+    }
+  }
+
+  @Test
+  void aDiskThatFailsPausesTheTierAndReadsGoOnFromTheStore() throws IOException {
+    readWholeInOwnFactory(new Metrics(), IMMUTABLE);
+    Path data = only(".data");
+    Files.delete(data);
+    Files.createDirectory(data); // reading and writing the data file now fail
+    Metrics metrics = new Metrics();
+    readWholeInOwnFactory(metrics, IMMUTABLE);
+    assertEquals(1, metrics.get(Metric.DISK_ERRORS), "the first error pauses the tier");
+    assertEquals(0, metrics.get(Metric.DISK_BYTES_READ));
+  }
+
+  private Path only(String suffix) throws IOException {
+    List<Path> files =
+        dataAndIndexFiles().stream().filter(file -> file.toString().endsWith(suffix)).toList();
+    assertEquals(1, files.size(), files.toString());
+    return files.get(0);
+  }
+
+  private List<Path> dataAndIndexFiles() throws IOException {
+    try (Stream<Path> files = Files.list(directory)) {
+      return files.filter(file -> !file.getFileName().toString().startsWith(".")).toList();
+    }
+  }
+}
