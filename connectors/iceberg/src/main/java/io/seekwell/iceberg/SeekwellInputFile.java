@@ -68,7 +68,9 @@ final class SeekwellInputFile implements InputFile {
     }
     try {
       return new SeekwellInputStream(
-          factory().createStream(uri, reads.openInformation(length)), location, reads.metrics());
+          factory().createStream(uri, reads.openInformation(location, length)),
+          location,
+          reads.metrics());
     } catch (FileNotFoundException e) {
       throw notFound(e);
     } catch (IOException e) {
@@ -97,7 +99,7 @@ final class SeekwellInputFile implements InputFile {
     ObjectMetadata known = asked;
     if (known == null) {
       try {
-        known = factory().freshMetadata(uri, reads.openInformation(-1));
+        known = factory().freshMetadata(uri, reads.openInformation(location, -1));
       } catch (FileNotFoundException e) {
         throw notFound(e);
       } catch (IOException e) {

@@ -24,17 +24,46 @@ final class SeekwellReads implements AutoCloseable {
   /** The prefix of Seekwell's settings among the catalog properties. */
   static final String PREFIX = "seekwell.";
 
+  /** Which of Iceberg's files the FileIO declares immutable, so that they use the disk tier. */
+  static final String DISK_CACHE_FILES = "iceberg.disk.cache.files";
+
+  /**
+   * Which of Iceberg's files go to the disk tier ({@code seekwell.physicalio.disk.cache.dir}).
+   * Iceberg writes every file once under a new name, so all of them may.
+   */
+  enum DiskCachedFiles {
+    /** Data, delete and metadata files. */
+    ALL,
+    /** Table metadata ({@code .metadata.json}), manifest lists and manifests, statistics files. */
+    METADATA,
+    /** None. */
+    NONE;
+
+    boolean covers(String location) {
+      return switch (this) {
+        case ALL -> true;
+        case METADATA ->
+            location.endsWith(".metadata.json")
+                || location.endsWith(".avro")
+                || location.endsWith(".puffin");
+        case NONE -> false;
+      };
+    }
+  }
+
   private final S3SeekableInputStreamConfiguration configuration;
   private final CustomerKey customerKey;
+  private final DiskCachedFiles diskCachedFiles;
   private final MetricsContext metrics;
   private final Map<S3Client, S3SeekableInputStreamFactory> factories = new ConcurrentHashMap<>();
   private final TaskGroups taskGroups = new TaskGroups();
   private volatile boolean closed;
 
   SeekwellReads(Map<String, String> properties) {
-    this.configuration =
-        S3SeekableInputStreamConfiguration.fromConfiguration(
-            ConnectorConfiguration.of(properties, PREFIX));
+    ConnectorConfiguration settings = ConnectorConfiguration.of(properties, PREFIX);
+    this.diskCachedFiles =
+        settings.getEnum(DISK_CACHE_FILES, DiskCachedFiles.class, DiskCachedFiles.ALL);
+    this.configuration = S3SeekableInputStreamConfiguration.fromConfiguration(settings);
     S3FileIOProperties s3Properties = new S3FileIOProperties(properties);
     this.customerKey =
         S3FileIOProperties.SSE_TYPE_CUSTOM.equals(s3Properties.sseType())
@@ -58,9 +87,13 @@ final class SeekwellReads implements AutoCloseable {
     factories.values().forEach(factory -> factory.invalidate(uri));
   }
 
-  /** How to open a stream of a file: its length if known, and the SSE-C key if any. */
-  OpenStreamInformation openInformation(long knownLength) {
-    OpenStreamInformation.Builder builder = OpenStreamInformation.builder();
+  /**
+   * How to open a stream of the file at {@code location}: its length if known, the SSE-C key if
+   * any, and whether it goes to the disk tier.
+   */
+  OpenStreamInformation openInformation(String location, long knownLength) {
+    OpenStreamInformation.Builder builder =
+        OpenStreamInformation.builder().immutable(diskCachedFiles.covers(location));
     if (knownLength >= 0) {
       builder.objectLength(knownLength);
     }
@@ -78,7 +111,8 @@ final class SeekwellReads implements AutoCloseable {
     if (closed) {
       return null;
     }
-    return taskGroups.join(factory(s3), new AnnouncedObject(uri, openInformation(length)));
+    return taskGroups.join(
+        factory(s3), new AnnouncedObject(uri, openInformation(uri.toString(), length)));
   }
 
   MetricsContext metrics() {
