@@ -25,6 +25,8 @@ public record DiskCacheConfiguration(
   /** The settings' part of the key space. */
   public static final String PREFIX = "physicalio.disk.cache.";
 
+  private static final String PREFIXES_KEY = "immutable.prefixes";
+
   /** The smallest bound: a few of the tier's 64 KiB granules must fit. */
   public static final long MIN_SIZE = 1024 * 1024;
 
@@ -40,15 +42,13 @@ public record DiskCacheConfiguration(
       throw new IllegalArgumentException(
           "'" + PREFIX + "max.size' must be at least " + MIN_SIZE + " bytes, was " + maxSize);
     }
-    for (String prefix : immutablePrefixes) {
-      if (!prefix.startsWith("s3://") || prefix.length() <= "s3://".length()) {
-        throw new IllegalArgumentException(
-            "'"
-                + PREFIX
-                + "immutable.prefixes' takes s3://bucket/prefix locations, was '"
-                + prefix
-                + "'");
-      }
+    immutablePrefixes.forEach(prefix -> checkPrefix(prefix, PREFIX + PREFIXES_KEY));
+  }
+
+  private static void checkPrefix(String prefix, String key) {
+    if (!prefix.startsWith("s3://") || prefix.length() <= "s3://".length()) {
+      throw new IllegalArgumentException(
+          "'" + key + "' takes s3://bucket/prefix locations, was '" + prefix + "'");
     }
   }
 
@@ -70,7 +70,7 @@ public record DiskCacheConfiguration(
     long maxSize = config.getSize("max.size", OFF.maxSize, MIN_SIZE);
     List<String> prefixes =
         config
-            .getString("immutable.prefixes")
+            .getString(PREFIXES_KEY)
             .map(
                 list ->
                     Arrays.stream(list.split(","))
@@ -78,6 +78,7 @@ public record DiskCacheConfiguration(
                         .filter(prefix -> !prefix.isEmpty())
                         .toList())
             .orElse(List.of());
+    prefixes.forEach(prefix -> checkPrefix(prefix, config.fullKey(PREFIXES_KEY)));
     return new DiskCacheConfiguration(directory, maxSize, prefixes);
   }
 

@@ -243,6 +243,22 @@ class DiskTierTest {
     assertEquals(0, metrics.get(Metric.DISK_BYTES_READ));
   }
 
+  @Test
+  void aFullDiskIsSurvived() throws IOException {
+    try (PhysicalIO io = physicalIO(new Metrics(), 64 * MIB)) {
+      read(io, IMMUTABLE, 0, MIB);
+    }
+    Path data = only(".data");
+    Files.delete(data);
+    Files.createSymbolicLink(data, Path.of("/dev/full")); // reads zeros, writes fail with ENOSPC
+    Metrics metrics = new Metrics();
+    readWholeInOwnFactory(metrics, IMMUTABLE);
+    assertTrue(metrics.get(Metric.DISK_CHECKSUM_FAILURES) >= 1, "zeros are not the bytes");
+    assertTrue(metrics.get(Metric.DISK_ERRORS) >= 1, "a full disk is an error");
+    assertEquals(0, metrics.get(Metric.DISK_BYTES_WRITTEN));
+    assertEquals(0, metrics.get(Metric.DISK_BYTES_READ));
+  }
+
   private Path only(String suffix) throws IOException {
     List<Path> files =
         dataAndIndexFiles().stream().filter(file -> file.toString().endsWith(suffix)).toList();
