@@ -159,7 +159,7 @@ final class BlockStore implements AutoCloseable {
             "seekwell-fetch-" + STORE_IDS.incrementAndGet() + "-", configuration.fetchThreads());
     this.disk =
         diskCache.isEnabled()
-            ? DiskTier.open(diskCache, configuration.maxMemoryLimit() / 8, metrics, ticker::nanos)
+            ? DiskTier.acquire(diskCache, configuration.maxMemoryLimit() / 8, ticker::nanos)
             : null;
   }
 
@@ -385,7 +385,7 @@ final class BlockStore implements AutoCloseable {
     try {
       boolean onDisk = disk != null && context.immutable();
       if (onDisk) {
-        disk.fill(blocks.key(), block);
+        disk.fill(blocks.key(), block, metrics);
         metrics.increment(block.isComplete() ? Metric.DISK_HITS : Metric.DISK_MISSES);
       }
       if (!block.isComplete()) {
@@ -395,7 +395,7 @@ final class BlockStore implements AutoCloseable {
         ByteRange rest = block.range().suffixFrom(block.range().start() + block.filled());
         get(blocks, rest, context, block::fillFrom);
         if (onDisk) {
-          disk.store(blocks.key(), block);
+          disk.store(blocks.key(), block, metrics);
         }
       }
       cache.asMap().replace(block.key(), block, block);
@@ -587,7 +587,7 @@ final class BlockStore implements AutoCloseable {
     bodies.forEach(Futures::closeQuietly);
     DaemonPools.shutdown(fetchPool);
     if (disk != null) {
-      disk.close();
+      disk.release();
     }
     IOException closedError = new IOException("The stream factory is closed");
     for (Block block : cache.asMap().values()) {

@@ -20,6 +20,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -28,9 +29,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
@@ -45,16 +48,19 @@ import org.slf4j.LoggerFactory;
  * objects used least recently. The tier survives restarts: starting it lists the directory once,
  * and an object's index is read when the object is first used.
  *
- * <p><b>Design notes.</b> One factory at a time uses a directory: it holds an exclusive lock on
- * {@code .lock} in it, and a second factory (in this or another process) is refused. The map of
- * objects is concurrent; no lock is held across I/O except an object's own while it loads its
- * index. A block queued for writing stays pinned until written, so its memory stays counted in the
- * block cache's budget; the bytes queued are bounded, and a block that does not fit is not written
- * (counted). Any disk error pauses the tier (reads and writes) for a minute with a warning; reads
- * then go to the store, and never fail because of the disk. Closing stops the writer (unpinning
- * what it had not written), closes every file and releases the lock.
+ * <p><b>Design notes.</b> One process at a time uses a directory: the tier holds an exclusive lock
+ * on {@code .lock} in it, and another process is refused. The factories of one process that name
+ * the directory share one tier (a registry by directory, reference-counted, changed only when a
+ * factory opens or closes); each passes its own metrics to what it calls. The map of objects is
+ * concurrent; no lock is held across I/O except an object's own while it loads its index. A block
+ * queued for writing stays pinned until written, so its memory stays counted in the block cache's
+ * budget; the bytes queued are bounded, and a block that does not fit is not written (counted). Any
+ * disk error pauses the tier (reads and writes) for a minute with a warning; reads then go to the
+ * store, and never fail because of the disk. A factory that closes waits for the writes queued so
+ * far (so that none still pins its blocks); the last one stops the writer (unpinning what it had
+ * not written after 10 s), closes every file and releases the lock.
  */
-final class DiskTier implements AutoCloseable {
+final class DiskTier {
 
   private static final Logger LOG = LoggerFactory.getLogger(DiskTier.class);
   private static final String LOCK_FILE = ".lock";
@@ -63,10 +69,12 @@ final class DiskTier implements AutoCloseable {
   private static final int QUEUED_WRITES = 64;
   private static final long WRITES_AT_CLOSE_SECONDS = 10;
 
+  /** The tiers open in this process, by directory; changed only at factory open and close. */
+  private static final Map<Path, DiskTier> OPEN = new HashMap<>();
+
   private final Path directory;
   private final long maxBytes;
   private final long maxQueuedBytes;
-  private final Metrics metrics;
   private final LongSupplier nanoTime;
   private final FileChannel lockChannel;
   private final FileLock lock;
@@ -75,6 +83,7 @@ final class DiskTier implements AutoCloseable {
   private final AtomicLong queuedBytes = new AtomicLong();
   private final AtomicLong ticks = new AtomicLong();
   private final ThreadPoolExecutor writer;
+  private int users; // guarded by OPEN
   private volatile long pausedUntil;
   private volatile boolean paused;
 
@@ -82,14 +91,12 @@ final class DiskTier implements AutoCloseable {
       Path directory,
       long maxBytes,
       long maxQueuedBytes,
-      Metrics metrics,
       LongSupplier nanoTime,
       FileChannel lockChannel,
       FileLock lock) {
     this.directory = directory;
     this.maxBytes = maxBytes;
     this.maxQueuedBytes = maxQueuedBytes;
-    this.metrics = metrics;
     this.nanoTime = nanoTime;
     this.lockChannel = lockChannel;
     this.lock = lock;
@@ -104,18 +111,72 @@ final class DiskTier implements AutoCloseable {
   }
 
   /**
-   * Opens the tier in {@code configuration}'s directory (creating it), locks it and lists what it
-   * holds. At most {@code maxQueuedBytes} of blocks wait to be written at once.
+   * The tier in {@code configuration}'s directory, shared by every factory of this process that
+   * uses the directory: opened (the directory created, locked and listed) by the first, closed when
+   * the last {@link #release}s it. At most {@code maxQueuedBytes} of blocks wait to be written at
+   * once (as the first factory set it).
    *
-   * @throws IllegalStateException if another factory uses the directory
+   * @throws IllegalStateException if another process uses the directory
+   * @throws IllegalArgumentException if a factory of this process uses the directory with another
+   *     {@code physicalio.disk.cache.max.size}
    * @throws UncheckedIOException if the directory cannot be created, locked or listed
    */
-  static DiskTier open(
+  static DiskTier acquire(
+      DiskCacheConfiguration configuration, long maxQueuedBytes, LongSupplier nanoTime) {
+    Path directory = configuration.directory().orElseThrow().toAbsolutePath().normalize();
+    synchronized (OPEN) {
+      DiskTier tier = OPEN.get(directory);
+      if (tier == null) {
+        tier = open(directory, configuration, maxQueuedBytes, nanoTime);
+        OPEN.put(directory, tier);
+      } else if (tier.maxBytes != configuration.maxSize()) {
+        throw new IllegalArgumentException(
+            "'"
+                + DiskCacheConfiguration.PREFIX
+                + "max.size' is "
+                + configuration.maxSize()
+                + " bytes, but another factory uses '"
+                + directory
+                + "' with "
+                + tier.maxBytes
+                + ": factories sharing a disk cache directory must set the same size");
+      }
+      tier.users++;
+      return tier;
+    }
+  }
+
+  /**
+   * One factory less uses the tier: waits (up to 10 s) for the writes queued so far, so that none
+   * holds the factory's blocks; the last factory closes the tier.
+   */
+  void release() {
+    synchronized (OPEN) {
+      if (--users == 0) {
+        OPEN.remove(directory, this);
+        close();
+        return;
+      }
+    }
+    try {
+      writer.submit(() -> {}).get(WRITES_AT_CLOSE_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+      LOG.warn(
+          "Disk cache in {}: queued writes did not finish within {} s",
+          directory,
+          WRITES_AT_CLOSE_SECONDS,
+          e);
+    }
+  }
+
+  /** Opens the tier in {@code directory} (creating it), locks it and lists what it holds. */
+  private static DiskTier open(
+      Path directory,
       DiskCacheConfiguration configuration,
       long maxQueuedBytes,
-      Metrics metrics,
       LongSupplier nanoTime) {
-    Path directory = configuration.directory().orElseThrow();
     FileChannel lockChannel = null;
     try {
       Files.createDirectories(directory);
@@ -125,13 +186,7 @@ final class DiskTier implements AutoCloseable {
       FileLock lock = tryLock(lockChannel, directory);
       DiskTier tier =
           new DiskTier(
-              directory,
-              configuration.maxSize(),
-              maxQueuedBytes,
-              metrics,
-              nanoTime,
-              lockChannel,
-              lock);
+              directory, configuration.maxSize(), maxQueuedBytes, nanoTime, lockChannel, lock);
       tier.loadListing();
       return tier;
     } catch (IOException | RuntimeException e) {
@@ -162,8 +217,7 @@ final class DiskTier implements AutoCloseable {
               + directory
               + "' ("
               + DiskCacheConfiguration.PREFIX
-              + "dir) is in use by another stream factory, in this process or another; give"
-              + " each factory its own directory");
+              + "dir) is in use by another process; give each process its own directory");
     }
     return lock;
   }
@@ -222,34 +276,36 @@ final class DiskTier implements AutoCloseable {
    *
    * @return how many bytes it filled
    */
-  int fill(ObjectKey key, Block block) {
+  int fill(ObjectKey key, Block block, Metrics metrics) {
     if (isPaused()) {
       return 0;
     }
     String identity = identity(key);
     DiskObject object = objects.get(nameOf(identity));
     try {
-      if (object == null || !load(object, identity, key.length())) {
+      if (object == null || !load(object, identity, key.length(), metrics)) {
         return 0;
       }
       object.used(ticks.incrementAndGet());
       int filled =
-          block.fillInPlace(new GranuleFiller(object, block.range().start(), key.length()));
+          block.fillInPlace(
+              new GranuleFiller(object, block.range().start(), key.length(), metrics));
       metrics.add(Metric.DISK_BYTES_READ, filled);
       return filled;
     } catch (ClosedChannelException e) {
       return 0; // evicted meanwhile: the GET serves the bytes
     } catch (IOException e) {
-      pause("reading " + key.location() + " " + block.range(), e);
+      pause("reading " + key.location() + " " + block.range(), e, metrics);
       return 0;
     }
   }
 
-  private boolean load(DiskObject object, String identity, long length) throws IOException {
-    return object.load(identity, length, () -> foreign(object));
+  private static boolean load(DiskObject object, String identity, long length, Metrics metrics)
+      throws IOException {
+    return object.load(identity, length, () -> foreign(object, metrics));
   }
 
-  private void foreign(DiskObject object) {
+  private static void foreign(DiskObject object, Metrics metrics) {
     metrics.increment(Metric.DISK_CHECKSUM_FAILURES);
     LOG.warn(
         "Disk cache: {} belongs to another object; dropped and fetched again", object.indexFile());
@@ -260,12 +316,14 @@ final class DiskTier implements AutoCloseable {
     private final DiskObject object;
     private final long blockStart;
     private final long objectLength;
+    private final Metrics metrics;
     private byte[] scratch;
 
-    GranuleFiller(DiskObject object, long blockStart, long objectLength) {
+    GranuleFiller(DiskObject object, long blockStart, long objectLength, Metrics metrics) {
       this.object = object;
       this.blockStart = blockStart;
       this.objectLength = objectLength;
+      this.metrics = metrics;
     }
 
     @Override
@@ -312,7 +370,7 @@ final class DiskTier implements AutoCloseable {
    * blocks next to it for a granule that straddles its edge. The blocks used stay pinned until the
    * granules are written.
    */
-  void store(ObjectKey key, Block block) {
+  void store(ObjectKey key, Block block, Metrics metrics) {
     if (isPaused()) {
       metrics.increment(Metric.DISK_WRITES_SKIPPED);
       return;
@@ -346,7 +404,7 @@ final class DiskTier implements AutoCloseable {
       metrics.increment(Metric.DISK_WRITES_SKIPPED);
       return;
     }
-    Write write = new Write(key, identity, name, granules, List.copyOf(pinned), bytes);
+    Write write = new Write(key, identity, name, granules, List.copyOf(pinned), bytes, metrics);
     try {
       writer.execute(write);
     } catch (RejectedExecutionException e) {
@@ -394,6 +452,7 @@ final class DiskTier implements AutoCloseable {
     private final Map<Integer, List<Segment>> granules;
     private final List<Block> pinned;
     private final long bytes;
+    private final Metrics metrics;
 
     Write(
         ObjectKey key,
@@ -401,7 +460,9 @@ final class DiskTier implements AutoCloseable {
         String name,
         Map<Integer, List<Segment>> granules,
         List<Block> pinned,
-        long bytes) {
+        long bytes,
+        Metrics metrics) {
+      this.metrics = metrics;
       this.key = key;
       this.identity = identity;
       this.name = name;
@@ -418,7 +479,7 @@ final class DiskTier implements AutoCloseable {
           return;
         }
         DiskObject object = objects.computeIfAbsent(name, n -> newObject(n, 0));
-        if (!load(object, identity, key.length())) {
+        if (!load(object, identity, key.length(), metrics)) {
           return;
         }
         object.used(ticks.incrementAndGet());
@@ -438,11 +499,11 @@ final class DiskTier implements AutoCloseable {
         if (!missing.isEmpty()) {
           metrics.add(Metric.DISK_BYTES_WRITTEN, object.write(missing));
         }
-        evictBeyondBound();
+        evictBeyondBound(metrics);
       } catch (ClosedChannelException e) {
         // The object was evicted while it was being written: nothing to keep.
       } catch (IOException e) {
-        pause("writing " + key.location() + " " + granules.keySet(), e);
+        pause("writing " + key.location() + " " + granules.keySet(), e, metrics);
       } finally {
         release();
       }
@@ -455,7 +516,7 @@ final class DiskTier implements AutoCloseable {
   }
 
   /** Removes the objects used least recently until the directory is within its bound. */
-  private void evictBeyondBound() {
+  private void evictBeyondBound(Metrics metrics) {
     while (storedBytes.get() > maxBytes) {
       DiskObject coldest = null;
       String coldestName = null;
@@ -472,7 +533,7 @@ final class DiskTier implements AutoCloseable {
       try {
         coldest.remove();
       } catch (IOException e) {
-        pause("evicting " + coldest.indexFile(), e);
+        pause("evicting " + coldest.indexFile(), e, metrics);
       }
     }
   }
@@ -484,7 +545,7 @@ final class DiskTier implements AutoCloseable {
     return paused;
   }
 
-  private void pause(String what, IOException error) {
+  private void pause(String what, IOException error, Metrics metrics) {
     metrics.increment(Metric.DISK_ERRORS);
     pausedUntil = nanoTime.getAsLong() + PAUSE_NANOS;
     paused = true;
@@ -506,8 +567,7 @@ final class DiskTier implements AutoCloseable {
    * Lets the writer finish the writes queued (for up to 10 s; what is left then is dropped), then
    * closes every file and releases the directory.
    */
-  @Override
-  public void close() {
+  private void close() {
     writer.shutdown();
     try {
       if (!writer.awaitTermination(WRITES_AT_CLOSE_SECONDS, TimeUnit.SECONDS)) {
