@@ -179,8 +179,9 @@ public final class OpenStreamInformation {
     }
 
     /**
-     * Also counts, for this stream alone, what the resilience layer does for its requests: retries,
-     * hedged GETs, hedges that won, stalled bodies cut, bodies resumed.
+     * Also counts, for this stream alone, what the resilience layer does for its requests (retries,
+     * hedged GETs, hedges that won, stalled bodies cut, bodies resumed) and what the disk tier
+     * served the blocks it started (disk hits, misses, bytes read).
      */
     public Builder streamMetrics(Metrics metrics) {
       this.streamMetrics = Objects.requireNonNull(metrics, "metrics");

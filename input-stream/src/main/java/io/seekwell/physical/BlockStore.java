@@ -385,8 +385,17 @@ final class BlockStore implements AutoCloseable {
     try {
       boolean onDisk = disk != null && context.immutable();
       if (onDisk) {
-        disk.fill(blocks.key(), block, metrics);
-        metrics.increment(block.isComplete() ? Metric.DISK_HITS : Metric.DISK_MISSES);
+        int fromDisk = disk.fill(blocks.key(), block, metrics);
+        Metric outcome = block.isComplete() ? Metric.DISK_HITS : Metric.DISK_MISSES;
+        metrics.increment(outcome);
+        context
+            .options()
+            .streamMetrics()
+            .ifPresent(
+                stream -> {
+                  stream.increment(outcome);
+                  stream.add(Metric.DISK_BYTES_READ, fromDisk);
+                });
       }
       if (!block.isComplete()) {
         if (!block.isPrefetched()) {

@@ -1,6 +1,7 @@
 package io.seekwell.physical;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metrics;
@@ -36,6 +37,7 @@ import net.jqwik.api.constraints.IntRange;
 class DiskTierPropertyTest {
 
   private static final int KIB = 1024;
+  private static final int MEMORY_LIMIT = 256 * KIB;
   private static final FetchContext IMMUTABLE =
       new FetchContext(RequestOptions.none(), range -> {}, true);
 
@@ -78,6 +80,9 @@ class DiskTierPropertyTest {
             }
             assertArrayEquals(Arrays.copyOfRange(content, position, position + wanted), bytes);
           }
+          assertTrue(
+              io.memoryHighWaterMark() <= MEMORY_LIMIT,
+              "blocks pinned for the disk writer count in the bound: " + io.memoryHighWaterMark());
         }
         if (corruptBetween) {
           flipByte(directory, corruptAt);
@@ -96,7 +101,7 @@ class DiskTierPropertyTest {
     return new PhysicalIO(
         store,
         new PhysicalIOConfiguration(
-            256 * KIB,
+            MEMORY_LIMIT,
             16 * KIB,
             48 * KIB,
             48 * KIB,

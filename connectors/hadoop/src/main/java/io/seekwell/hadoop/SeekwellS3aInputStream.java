@@ -34,14 +34,17 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSnapshot;
  */
 final class SeekwellS3aInputStream extends ObjectInputStream implements CanUnbuffer {
 
-  /** Seekwell's resilience counters, added to S3A's statistics of each stream. */
-  static final List<Metric> RESILIENCE_METRICS =
+  /** Seekwell's counters of one stream, added to S3A's statistics of each stream. */
+  static final List<Metric> STREAM_METRICS =
       List.of(
           Metric.RETRIES,
           Metric.HEDGED_GETS,
           Metric.HEDGES_WON,
           Metric.STALLED_GETS_ABANDONED,
-          Metric.BODIES_RESUMED);
+          Metric.BODIES_RESUMED,
+          Metric.DISK_HITS,
+          Metric.DISK_MISSES,
+          Metric.DISK_BYTES_READ);
 
   private final S3SeekableInputStream stream;
   private final S3AInputStreamStatistics statistics;
@@ -62,14 +65,16 @@ final class SeekwellS3aInputStream extends ObjectInputStream implements CanUnbuf
   }
 
   /**
-   * S3A's statistics of this stream, with Seekwell's resilience counters for it added as counters
-   * named {@code seekwell_retries}, {@code seekwell_hedged_gets}, {@code seekwell_hedges_won},
-   * {@code seekwell_stalled_gets_abandoned} and {@code seekwell_bodies_resumed}.
+   * S3A's statistics of this stream, with Seekwell's counters for it added as counters named {@code
+   * seekwell_retries}, {@code seekwell_hedged_gets}, {@code seekwell_hedges_won}, {@code
+   * seekwell_stalled_gets_abandoned}, {@code seekwell_bodies_resumed}, and for the disk tier {@code
+   * seekwell_disk_hits}, {@code seekwell_disk_misses} and {@code seekwell_disk_bytes_read} (blocks
+   * the stream's reads started).
    */
   @Override
   public IOStatistics getIOStatistics() {
     IOStatisticsSnapshot snapshot = new IOStatisticsSnapshot(super.getIOStatistics());
-    for (Metric metric : RESILIENCE_METRICS) {
+    for (Metric metric : STREAM_METRICS) {
       snapshot.setCounter(statisticName(metric), resilience.get(metric));
     }
     return snapshot;
