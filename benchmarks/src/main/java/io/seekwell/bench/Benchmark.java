@@ -13,11 +13,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -313,6 +315,7 @@ public final class Benchmark {
     long checksum;
     double seconds;
     long hedges;
+    emptyDiskCache(seekwell);
     // Timed: the workload on a fresh path; not timed: building and closing its clients.
     try (ReadPath path = open(pathName, endpoint, credentials, counter, seekwell)) {
       System.gc();
@@ -325,6 +328,22 @@ public final class Benchmark {
     long peak = heap.stream().mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
     return new Sample(
         seconds, counter.gets(), counter.heads(), counter.bytes(), peak, checksum, hedges);
+  }
+
+  /**
+   * Empties the disk tier's directory if the Seekwell settings name one: every iteration is cold,
+   * on disk too.
+   */
+  private static void emptyDiskCache(Map<String, String> seekwell) throws IOException {
+    String directory = seekwell.get("physicalio.disk.cache.dir");
+    if (directory == null || !Files.isDirectory(Path.of(directory))) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(Path.of(directory))) {
+      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(file);
+      }
+    }
   }
 
   /**

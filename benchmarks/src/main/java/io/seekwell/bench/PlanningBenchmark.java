@@ -1,0 +1,368 @@
+package io.seekwell.bench;
+
+import io.seekwell.iceberg.SeekwellS3FileIO;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.LocationProviders;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.StaticTableOperations;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.aws.s3.S3FileIO;
+import org.apache.iceberg.aws.s3.S3FileIOProperties;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.LocationProvider;
+import org.apache.iceberg.types.Types;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+
+/**
+ * Iceberg scan planning ({@code table.newScan().planFiles()}) of a table of many small appends,
+ * each with a manifest of its own, through each FileIO in a fresh state, as a new JVM has it:
+ * Iceberg's {@code S3FileIO}, the same with Iceberg's in-memory manifest cache (empty in a new
+ * JVM), with AAL, and Seekwell's FileIO with a cold disk tier and with a warm one. Options as for
+ * {@link Benchmark}, plus {@code --snapshots N} (default 1000) and {@code --iterations N} (default
+ * 3); the report goes to {@code --report} (default {@code docs/benchmarks-planning.md}).
+ */
+public final class PlanningBenchmark {
+
+  private static final String BUCKET = "seekwell-planning";
+  private static final List<String> PATHS =
+      List.of(
+          "iceberg-s3fileio", "iceberg-manifest-cache", "aal", "seekwell-cold", "seekwell-warm");
+
+  private PlanningBenchmark() {}
+
+  /** One measured planning. */
+  record Sample(double seconds, long gets, long bytes, long files) {}
+
+  /** Runs the benchmark; see the class comment for the options. */
+  public static void main(String[] args) throws Exception {
+    Map<String, String> options = Options.parse(args);
+    URI endpoint = URI.create(Options.required(options, "endpoint"));
+    ToxiproxyServer toxiproxy = Benchmark.toxiproxy(options, endpoint);
+    try {
+      run(options, endpoint, toxiproxy);
+    } finally {
+      if (toxiproxy != null) {
+        toxiproxy.close();
+      }
+    }
+  }
+
+  private static void run(Map<String, String> options, URI endpoint, ToxiproxyServer toxiproxy)
+      throws IOException, InterruptedException {
+    URI readEndpoint = toxiproxy != null ? toxiproxy.endpoint() : endpoint;
+    StaticCredentialsProvider credentials = Benchmark.credentials(options);
+    int snapshots = Integer.parseInt(options.getOrDefault("snapshots", "1000"));
+    int iterations = Integer.parseInt(options.getOrDefault("iterations", "3"));
+    Path report = Path.of(options.getOrDefault("report", "docs/benchmarks-planning.md"));
+    Path disk = Path.of("benchmarks/target/planning-disk-cache");
+    String metadata = prepare(endpoint, credentials, snapshots);
+
+    Map<String, List<Sample>> results = new LinkedHashMap<>();
+    PATHS.forEach(path -> results.put(path, new ArrayList<>()));
+    delete(disk);
+    plan("seekwell-warm", metadata, readEndpoint, credentials, disk); // fills the disk tier
+    for (int run = 1; run <= iterations; run++) {
+      for (int i = 0; i < PATHS.size(); i++) {
+        // Each iteration starts with another path, so that no path always follows the same one.
+        String path = PATHS.get((i + run) % PATHS.size());
+        System.out.printf("... %s, iteration %d of %d%n", path, run, iterations);
+        if (path.equals("seekwell-cold")) {
+          delete(disk); // and it leaves the tier filled for the next warm planning
+        }
+        if (toxiproxy != null) {
+          toxiproxy.restart(); // as the main benchmark does, so that no run inherits its state
+        }
+        Sample sample = plan(path, metadata, readEndpoint, credentials, disk);
+        if (sample.files() != snapshots) {
+          throw new IllegalStateException(
+              path + " planned " + sample.files() + " files, not " + snapshots);
+        }
+        results.get(path).add(sample);
+      }
+    }
+    String markdown = markdown(results, options, snapshots, iterations);
+    Files.createDirectories(report.toAbsolutePath().getParent());
+    Files.writeString(report, markdown);
+    System.out.println(markdown);
+  }
+
+  /**
+   * Creates the table once (its metadata location is kept in the bucket): {@code snapshots} fast
+   * appends of one data file each, so that planning reads as many manifests.
+   */
+  private static String prepare(
+      URI endpoint, StaticCredentialsProvider credentials, int snapshots) {
+    String marker = "tables/t" + snapshots + ".location";
+    try (S3Client admin = Clients.sync(endpoint, credentials, null)) {
+      if (admin.listBuckets().buckets().stream().noneMatch(b -> b.name().equals(BUCKET))) {
+        admin.createBucket(b -> b.bucket(BUCKET));
+      }
+      try {
+        return admin
+            .getObjectAsBytes(b -> b.bucket(BUCKET).key(marker))
+            .asString(StandardCharsets.UTF_8);
+      } catch (NoSuchKeyException e) {
+        // Not made yet.
+      }
+      System.out.printf("... creating a table of %d snapshots (once)%n", snapshots);
+      try (S3FileIO io = new S3FileIO(() -> Clients.sync(endpoint, credentials, null))) {
+        io.initialize(Map.of());
+        String location = create(io, "s3://" + BUCKET + "/tables/t" + snapshots, snapshots);
+        admin.putObject(b -> b.bucket(BUCKET).key(marker), RequestBody.fromString(location));
+        return location;
+      }
+    }
+  }
+
+  /**
+   * Creates a table at {@code location} and appends one data file {@code snapshots} times; returns
+   * its metadata file. Only the last metadata is written: planning reads nothing else of it.
+   */
+  private static String create(FileIO io, String location, int snapshots) {
+    Schema schema =
+        new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "name", Types.StringType.get()));
+    UnwrittenMetadata operations = new UnwrittenMetadata(io);
+    operations.commit(
+        null,
+        TableMetadata.newTableMetadata(
+            schema,
+            PartitionSpec.unpartitioned(),
+            location,
+            Map.of(TableProperties.MANIFEST_MERGE_ENABLED, "false")));
+    Table table = new BaseTable(operations, "planning");
+    for (int i = 0; i < snapshots; i++) {
+      table
+          .newFastAppend()
+          .appendFile(
+              DataFiles.builder(PartitionSpec.unpartitioned())
+                  .withPath(location + "/data/f-" + i + ".parquet")
+                  .withFileSizeInBytes(4096 + i)
+                  .withRecordCount(100)
+                  .withFormat(FileFormat.PARQUET)
+                  .build())
+          .commit();
+      if ((i + 1) % 100 == 0) {
+        System.out.printf("... %d of %d snapshots%n", i + 1, snapshots);
+      }
+    }
+    String file = location + "/metadata/00001-" + UUID.randomUUID() + ".metadata.json";
+    TableMetadataParser.overwrite(operations.current(), io.newOutputFile(file));
+    return file;
+  }
+
+  /**
+   * Table operations that keep the table's metadata in memory: commits write manifests and manifest
+   * lists through the FileIO, not metadata files.
+   */
+  private static final class UnwrittenMetadata implements TableOperations {
+    private final FileIO io;
+    private TableMetadata current;
+
+    UnwrittenMetadata(FileIO io) {
+      this.io = io;
+    }
+
+    @Override
+    public TableMetadata current() {
+      return current;
+    }
+
+    @Override
+    public TableMetadata refresh() {
+      return current;
+    }
+
+    @Override
+    public void commit(TableMetadata base, TableMetadata metadata) {
+      if (base != current) {
+        throw new CommitFailedException("The table changed since %s", base);
+      }
+      current = metadata;
+    }
+
+    @Override
+    public FileIO io() {
+      return io;
+    }
+
+    @Override
+    public String metadataFileLocation(String fileName) {
+      return current.location() + "/metadata/" + fileName;
+    }
+
+    @Override
+    public LocationProvider locationProvider() {
+      return LocationProviders.locationsFor(current.location(), current.properties());
+    }
+  }
+
+  /** Plans a scan of the table through a fresh FileIO of {@code path}, timed and counted. */
+  private static Sample plan(
+      String path, String metadata, URI endpoint, StaticCredentialsProvider credentials, Path disk)
+      throws IOException {
+    RequestCounter counter = new RequestCounter();
+    try (S3Client s3 = Clients.sync(endpoint, credentials, counter);
+        S3AsyncClient s3Async = Clients.async(endpoint, credentials, counter);
+        FileIO io = fileIO(path, s3, s3Async, disk)) {
+      long start = System.nanoTime();
+      Table table = new BaseTable(new StaticTableOperations(metadata, io), "planning");
+      long files = 0;
+      try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+        for (FileScanTask ignored : tasks) {
+          files++;
+        }
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      return new Sample(seconds, counter.gets(), counter.bytes(), files);
+    }
+  }
+
+  private static FileIO fileIO(String path, S3Client s3, S3AsyncClient s3Async, Path disk) {
+    Map<String, String> properties = new HashMap<>();
+    S3FileIO io;
+    switch (path) {
+      case "iceberg-s3fileio" -> io = new S3FileIO(() -> s3);
+      case "iceberg-manifest-cache" -> {
+        io = new S3FileIO(() -> s3);
+        properties.put("io.manifest.cache-enabled", "true");
+      }
+      case "aal" -> {
+        io = new S3FileIO(() -> s3, () -> s3Async);
+        properties.put(S3FileIOProperties.S3_ANALYTICS_ACCELERATOR_ENABLED, "true");
+      }
+      case "seekwell-cold", "seekwell-warm" -> {
+        io = new SeekwellS3FileIO(() -> s3, () -> s3Async);
+        properties.put("seekwell.physicalio.disk.cache.dir", disk.toString());
+        properties.put("seekwell.iceberg.disk.cache.files", "metadata");
+      }
+      default -> throw new IllegalArgumentException("Unknown path " + path);
+    }
+    io.initialize(properties);
+    return io;
+  }
+
+  private static void delete(Path directory) throws IOException {
+    if (!Files.exists(directory)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(directory)) {
+      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(file);
+      }
+    }
+  }
+
+  private static String markdown(
+      Map<String, List<Sample>> results,
+      Map<String, String> options,
+      int snapshots,
+      int iterations) {
+    StringBuilder out = new StringBuilder();
+    out.append("# Benchmark: Iceberg scan planning\n\n")
+        .append(
+            String.format(
+                Locale.ROOT,
+                "Generated by `./scripts/bench.sh --profile planning`: `table.newScan().planFiles()`"
+                    + " of a table of %d snapshots of one appended file each (%d manifests,"
+                    + " manifest merging off), through each FileIO in the state of a new JVM"
+                    + " (a new FileIO and S3 client per iteration), %d iterations after one"
+                    + " unmeasured planning that fills the disk tier, %s.%n%n",
+                snapshots,
+                snapshots,
+                iterations,
+                options.containsKey("toxiproxy-server")
+                    ? "behind the latency proxy (25 ms to first byte, 90 MB/s per connection)"
+                    : "on the store directly"))
+        .append(
+            "- `iceberg-s3fileio`: Iceberg 1.11's `S3FileIO`; `iceberg-manifest-cache`: the same"
+                + " with `io.manifest.cache-enabled=true` (empty in a new JVM); `aal`: the same"
+                + " with `s3.analytics-accelerator.enabled=true` (AAL 1.3.1).\n")
+        .append(
+            "- `seekwell-cold`: `SeekwellS3FileIO` with an empty disk tier"
+                + " (`seekwell.physicalio.disk.cache.dir`, `seekwell.iceberg.disk.cache.files="
+                + "metadata`); `seekwell-warm`: the same with the tier filled by an earlier"
+                + " FileIO.\n\n")
+        .append("| path | time (s), median (min–max) | GETs | MB received |\n")
+        .append("|---|---|---|---|\n");
+    for (Map.Entry<String, List<Sample>> entry : results.entrySet()) {
+      List<Sample> samples = entry.getValue();
+      if (samples.isEmpty()) {
+        continue;
+      }
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %.2f (%.2f–%.2f) | %d | %.2f |%n",
+              entry.getKey(),
+              median(samples),
+              samples.stream().mapToDouble(Sample::seconds).min().orElseThrow(),
+              samples.stream().mapToDouble(Sample::seconds).max().orElseThrow(),
+              samples.get(samples.size() - 1).gets(),
+              samples.get(samples.size() - 1).bytes() / 1e6));
+    }
+    double warm = median(results.get("seekwell-warm"));
+    double iceberg = median(results.get("iceberg-s3fileio"));
+    double cache = median(results.get("iceberg-manifest-cache"));
+    long warmGets = results.get("seekwell-warm").stream().mapToLong(Sample::gets).max().orElse(-1);
+    out.append("\n## Targets\n\n")
+        .append(
+            target(
+                "Warm planning ≥ 10× faster than Iceberg's `S3FileIO` cold",
+                iceberg / warm,
+                10,
+                String.format(Locale.ROOT, "%.1f×", iceberg / warm)))
+        .append(
+            target(
+                "Warm planning ≥ 2× faster than Iceberg's manifest cache in a new JVM",
+                cache / warm,
+                2,
+                String.format(Locale.ROOT, "%.1f×", cache / warm)))
+        .append(
+            target(
+                "Warm planning sends 0 GETs for metadata files on disk",
+                warmGets == 0 ? 1 : 0,
+                1,
+                warmGets + " GETs"));
+    return out.toString();
+  }
+
+  private static String target(String name, double value, double atLeast, String shown) {
+    return "- " + name + ": " + shown + (value >= atLeast ? " — met" : " — **missed**") + "\n";
+  }
+
+  private static double median(List<Sample> samples) {
+    double[] seconds = samples.stream().mapToDouble(Sample::seconds).sorted().toArray();
+    int middle = seconds.length / 2;
+    return seconds.length % 2 == 1 ? seconds[middle] : (seconds[middle - 1] + seconds[middle]) / 2;
+  }
+}
