@@ -34,6 +34,9 @@ if [ "$PROFILE" = planning ]; then
       --iterations 1 --report benchmarks/target/benchmarks-planning-quick.md "${PASS_ARGS[@]}"
   else
     run_benchmarks_class io.seekwell.bench.PlanningBenchmark "${S3_ARGS[@]}" "${PASS_ARGS[@]}"
+    # Again with Iceberg planning on one thread (a JVM of its own: Iceberg reads the switch once).
+    run_benchmarks_class io.seekwell.bench.PlanningBenchmark "${S3_ARGS[@]}" --planner single \
+      --append true "${PASS_ARGS[@]}"
   fi
   exit 0
 fi

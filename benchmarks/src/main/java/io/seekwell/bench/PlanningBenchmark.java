@@ -2,11 +2,14 @@ package io.seekwell.bench;
 
 import io.seekwell.iceberg.SeekwellS3FileIO;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -47,7 +50,8 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  * Iceberg's {@code S3FileIO}, the same with Iceberg's in-memory manifest cache (empty in a new
  * JVM), with AAL, and Seekwell's FileIO with a cold disk tier and with a warm one. Options as for
  * {@link Benchmark}, plus {@code --snapshots N} (default 1000) and {@code --iterations N} (default
- * 3); the report goes to {@code --report} (default {@code docs/benchmarks-planning.md}).
+ * 3) and {@code --paths} (default all); the report goes to {@code --report} (default {@code
+ * docs/benchmarks-planning.md}).
  */
 public final class PlanningBenchmark {
 
@@ -56,14 +60,30 @@ public final class PlanningBenchmark {
       List.of(
           "iceberg-s3fileio", "iceberg-manifest-cache", "aal", "seekwell-cold", "seekwell-warm");
 
+  /** Iceberg's switch between planning on its worker pool (the default) and on the caller. */
+  private static final String PLAN_IN_WORKER_POOL = "iceberg.scan.plan-in-worker-pool";
+
   private PlanningBenchmark() {}
 
+  /** Whether {@code --planner single} asks for Iceberg's planning on the calling thread. */
+  private static boolean singleThreaded(Map<String, String> options) {
+    String planner = options.getOrDefault("planner", "pool");
+    if (!planner.equals("pool") && !planner.equals("single")) {
+      throw new IllegalArgumentException("--planner takes pool or single, was " + planner);
+    }
+    return planner.equals("single");
+  }
+
   /** One measured planning. */
-  record Sample(double seconds, long gets, long bytes, long files) {}
+  record Sample(double seconds, double cpuSeconds, long gets, long bytes, long files) {}
 
   /** Runs the benchmark; see the class comment for the options. */
   public static void main(String[] args) throws Exception {
     Map<String, String> options = Options.parse(args);
+    if (singleThreaded(options)) {
+      // Read when Iceberg's scan classes load, which has not happened yet.
+      System.setProperty(PLAN_IN_WORKER_POOL, "false");
+    }
     URI endpoint = URI.create(Options.required(options, "endpoint"));
     ToxiproxyServer toxiproxy = Benchmark.toxiproxy(options, endpoint);
     try {
@@ -85,14 +105,18 @@ public final class PlanningBenchmark {
     Path disk = Path.of("benchmarks/target/planning-disk-cache");
     String metadata = prepare(endpoint, credentials, snapshots);
 
+    List<String> paths =
+        options.containsKey("paths")
+            ? Arrays.stream(options.get("paths").split(",")).map(String::trim).toList()
+            : PATHS;
     Map<String, List<Sample>> results = new LinkedHashMap<>();
-    PATHS.forEach(path -> results.put(path, new ArrayList<>()));
+    paths.forEach(path -> results.put(path, new ArrayList<>()));
     delete(disk);
     plan("seekwell-warm", metadata, readEndpoint, credentials, disk); // fills the disk tier
     for (int run = 1; run <= iterations; run++) {
-      for (int i = 0; i < PATHS.size(); i++) {
+      for (int i = 0; i < paths.size(); i++) {
         // Each iteration starts with another path, so that no path always follows the same one.
-        String path = PATHS.get((i + run) % PATHS.size());
+        String path = paths.get((i + run) % paths.size());
         System.out.printf("... %s, iteration %d of %d%n", path, run, iterations);
         if (path.equals("seekwell-cold")) {
           delete(disk); // and it leaves the tier filled for the next warm planning
@@ -110,7 +134,11 @@ public final class PlanningBenchmark {
     }
     String markdown = markdown(results, options, snapshots, iterations);
     Files.createDirectories(report.toAbsolutePath().getParent());
-    Files.writeString(report, markdown);
+    if (Boolean.parseBoolean(options.getOrDefault("append", "false"))) {
+      Files.writeString(report, markdown, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    } else {
+      Files.writeString(report, markdown);
+    }
     System.out.println(markdown);
   }
 
@@ -234,6 +262,9 @@ public final class PlanningBenchmark {
     try (S3Client s3 = Clients.sync(endpoint, credentials, counter);
         S3AsyncClient s3Async = Clients.async(endpoint, credentials, counter);
         FileIO io = fileIO(path, s3, s3Async, disk)) {
+      com.sun.management.OperatingSystemMXBean os =
+          (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+      long cpuStart = os.getProcessCpuTime();
       long start = System.nanoTime();
       Table table = new BaseTable(new StaticTableOperations(metadata, io), "planning");
       long files = 0;
@@ -243,7 +274,8 @@ public final class PlanningBenchmark {
         }
       }
       double seconds = (System.nanoTime() - start) / 1e9;
-      return new Sample(seconds, counter.gets(), counter.bytes(), files);
+      double cpu = (os.getProcessCpuTime() - cpuStart) / 1e9;
+      return new Sample(seconds, cpu, counter.gets(), counter.bytes(), files);
     }
   }
 
@@ -288,32 +320,44 @@ public final class PlanningBenchmark {
       int snapshots,
       int iterations) {
     StringBuilder out = new StringBuilder();
-    out.append("# Benchmark: Iceberg scan planning\n\n")
-        .append(
-            String.format(
-                Locale.ROOT,
-                "Generated by `./scripts/bench.sh --profile planning`: `table.newScan().planFiles()`"
-                    + " of a table of %d snapshots of one appended file each (%d manifests,"
-                    + " manifest merging off), through each FileIO in the state of a new JVM"
-                    + " (a new FileIO and S3 client per iteration), %d iterations after one"
-                    + " unmeasured planning that fills the disk tier, %s.%n%n",
-                snapshots,
-                snapshots,
-                iterations,
-                options.containsKey("toxiproxy-server")
-                    ? "behind the latency proxy (25 ms to first byte, 90 MB/s per connection)"
-                    : "on the store directly"))
-        .append(
-            "- `iceberg-s3fileio`: Iceberg 1.11's `S3FileIO`; `iceberg-manifest-cache`: the same"
-                + " with `io.manifest.cache-enabled=true` (empty in a new JVM); `aal`: the same"
-                + " with `s3.analytics-accelerator.enabled=true` (AAL 1.3.1).\n")
-        .append(
-            "- `seekwell-cold`: `SeekwellS3FileIO` with an empty disk tier"
-                + " (`seekwell.physicalio.disk.cache.dir`, `seekwell.iceberg.disk.cache.files="
-                + "metadata`); `seekwell-warm`: the same with the tier filled by an earlier"
-                + " FileIO.\n\n")
-        .append("| path | time (s), median (min–max) | GETs | MB received |\n")
-        .append("|---|---|---|---|\n");
+    boolean single = singleThreaded(options);
+    if (single) {
+      out.append("\n## Planning on one thread\n\n")
+          .append(
+              "The same with `-D"
+                  + PLAN_IN_WORKER_POOL
+                  + "=false`: Iceberg reads the manifests one after another on the calling"
+                  + " thread, with no polling.\n\n");
+    } else {
+      out.append("# Benchmark: Iceberg scan planning\n\n")
+          .append(
+              String.format(
+                  Locale.ROOT,
+                  "Generated by `./scripts/bench.sh --profile planning`:"
+                      + " `table.newScan().planFiles()` of a table of %d snapshots of one appended"
+                      + " file each (%d manifests, manifest merging off), through each FileIO in"
+                      + " the state of a new JVM (a new FileIO and S3 client per iteration), %d"
+                      + " iterations after one unmeasured planning that fills the disk tier, %s,"
+                      + " with Iceberg's worker pool of %d threads (one per core).%n%n",
+                  snapshots,
+                  snapshots,
+                  iterations,
+                  options.containsKey("toxiproxy-server")
+                      ? "behind the latency proxy (25 ms to first byte, 90 MB/s per connection)"
+                      : "on the store directly",
+                  Runtime.getRuntime().availableProcessors()))
+          .append(
+              "- `iceberg-s3fileio`: Iceberg 1.11's `S3FileIO`; `iceberg-manifest-cache`: the"
+                  + " same with `io.manifest.cache-enabled=true` (empty in a new JVM); `aal`: the"
+                  + " same with `s3.analytics-accelerator.enabled=true` (AAL 1.3.1).\n")
+          .append(
+              "- `seekwell-cold`: `SeekwellS3FileIO` with an empty disk tier"
+                  + " (`seekwell.physicalio.disk.cache.dir`, `seekwell.iceberg.disk.cache.files="
+                  + "metadata`); `seekwell-warm`: the same with the tier filled by an earlier"
+                  + " FileIO.\n\n");
+    }
+    out.append("| path | time (s), median (min–max) | CPU (s), median | GETs | MB received |\n")
+        .append("|---|---|---|---|---|\n");
     for (Map.Entry<String, List<Sample>> entry : results.entrySet()) {
       List<Sample> samples = entry.getValue();
       if (samples.isEmpty()) {
@@ -322,19 +366,23 @@ public final class PlanningBenchmark {
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %.2f (%.2f–%.2f) | %d | %.2f |%n",
+              "| %s | %.2f (%.2f–%.2f) | %.2f | %d | %.2f |%n",
               entry.getKey(),
               median(samples),
               samples.stream().mapToDouble(Sample::seconds).min().orElseThrow(),
               samples.stream().mapToDouble(Sample::seconds).max().orElseThrow(),
+              median(samples.stream().mapToDouble(Sample::cpuSeconds).toArray()),
               samples.get(samples.size() - 1).gets(),
               samples.get(samples.size() - 1).bytes() / 1e6));
+    }
+    if (!results.keySet().containsAll(PATHS)) {
+      return out.toString();
     }
     double warm = median(results.get("seekwell-warm"));
     double iceberg = median(results.get("iceberg-s3fileio"));
     double cache = median(results.get("iceberg-manifest-cache"));
     long warmGets = results.get("seekwell-warm").stream().mapToLong(Sample::gets).max().orElse(-1);
-    out.append("\n## Targets\n\n")
+    out.append(single ? "\nTargets, planning on one thread:\n\n" : "\n## Targets\n\n")
         .append(
             target(
                 "Warm planning ≥ 10× faster than Iceberg's `S3FileIO` cold",
@@ -361,7 +409,12 @@ public final class PlanningBenchmark {
   }
 
   private static double median(List<Sample> samples) {
-    double[] seconds = samples.stream().mapToDouble(Sample::seconds).sorted().toArray();
+    return median(samples.stream().mapToDouble(Sample::seconds).toArray());
+  }
+
+  private static double median(double[] values) {
+    double[] seconds = values.clone();
+    Arrays.sort(seconds);
     int middle = seconds.length / 2;
     return seconds.length % 2 == 1 ? seconds[middle] : (seconds[middle - 1] + seconds[middle]) / 2;
   }
