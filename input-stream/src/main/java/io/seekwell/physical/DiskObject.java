@@ -58,7 +58,7 @@ final class DiskObject {
   private int[] checksums;
   private FileChannel dataChannel;
   private FileChannel indexChannel;
-  private boolean removed;
+  private volatile boolean removed;
 
   /**
    * An object stored as {@code name}.data and {@code name}.index in {@code directory}, thought to
@@ -75,8 +75,10 @@ final class DiskObject {
   }
 
   private void changeStored(long delta) {
-    storedBytes.addAndGet(delta);
-    sizeChanges.accept(delta);
+    if (!removed) {
+      storedBytes.addAndGet(delta);
+      sizeChanges.accept(delta);
+    }
   }
 
   /** The estimate of bytes an index file of {@code indexSize} bytes lists, before loading it. */
@@ -340,8 +342,8 @@ final class DiskObject {
 
   /** Closes the files and deletes them; reads going on fail and are served by a GET. */
   synchronized void remove() throws IOException {
-    removed = true;
     changeStored(-storedBytes.get());
+    removed = true;
     close();
     Files.deleteIfExists(index);
     Files.deleteIfExists(data);

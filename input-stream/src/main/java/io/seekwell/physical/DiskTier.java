@@ -65,6 +65,7 @@ final class DiskTier {
   private static final Logger LOG = LoggerFactory.getLogger(DiskTier.class);
   private static final String LOCK_FILE = ".lock";
   private static final String INDEX_SUFFIX = ".index";
+  private static final String DATA_SUFFIX = ".data";
   private static final long PAUSE_NANOS = TimeUnit.MINUTES.toNanos(1);
   private static final int QUEUED_WRITES = 64;
   private static final long WRITES_AT_CLOSE_SECONDS = 10;
@@ -226,6 +227,7 @@ final class DiskTier {
   private void loadListing() throws IOException {
     record Listed(String name, long size, FileTime modified) {}
     List<Listed> listed = new ArrayList<>();
+    List<Path> dataFiles = new ArrayList<>();
     try (Stream<Path> files = Files.list(directory)) {
       for (Path file : (Iterable<Path>) files::iterator) {
         String name = file.getFileName().toString();
@@ -235,7 +237,16 @@ final class DiskTier {
                   name.substring(0, name.length() - INDEX_SUFFIX.length()),
                   Files.size(file),
                   Files.getLastModifiedTime(file)));
+        } else if (name.endsWith(DATA_SUFFIX)) {
+          dataFiles.add(file);
         }
+      }
+    }
+    // A data file whose index was never written (a crash) is of no use: it goes.
+    for (Path data : dataFiles) {
+      String name = data.getFileName().toString();
+      if (!Files.exists(directory.resolve(name.replace(DATA_SUFFIX, INDEX_SUFFIX)))) {
+        Files.deleteIfExists(data);
       }
     }
     listed.sort(Comparator.comparing(Listed::modified));

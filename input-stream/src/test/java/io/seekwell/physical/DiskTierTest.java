@@ -316,6 +316,14 @@ class DiskTierTest {
     assertEquals(0, metrics.get(Metric.DISK_BYTES_READ));
   }
 
+  @Test
+  void aDataFileWithoutItsIndexIsDeletedWhenTheTierStarts() throws IOException {
+    readWholeInOwnFactory(new Metrics(), IMMUTABLE);
+    Files.delete(only(".index")); // as a crash before the index was written would leave it
+    physicalIO(new Metrics(), 64 * MIB).close(); // the tier starts, and lists the directory
+    assertEquals(List.of(), dataAndIndexFiles());
+  }
+
   private Path only(String suffix) throws IOException {
     List<Path> files =
         dataAndIndexFiles().stream().filter(file -> file.toString().endsWith(suffix)).toList();
