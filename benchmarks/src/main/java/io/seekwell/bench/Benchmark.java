@@ -13,13 +13,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -336,13 +334,8 @@ public final class Benchmark {
    */
   private static void emptyDiskCache(Map<String, String> seekwell) throws IOException {
     String directory = seekwell.get("physicalio.disk.cache.dir");
-    if (directory == null || !Files.isDirectory(Path.of(directory))) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(Path.of(directory))) {
-      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(file);
-      }
+    if (directory != null) {
+      Directories.delete(Path.of(directory));
     }
   }
 

@@ -18,9 +18,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -66,12 +64,7 @@ public class DiskTierReadBenchmark {
     Files.write(plainFile, content);
     InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
     String etag = store.put(ObjectLocation.of(URI.bucket(), URI.key()), content);
-    factory =
-        new S3SeekableInputStreamFactory(
-            store,
-            S3SeekableInputStreamConfiguration.builder()
-                .diskCache(DiskCacheConfiguration.in(directory.resolve("tier"), 1L << 30))
-                .build());
+    factory = factoryOnTheTier(store);
     open =
         OpenStreamInformation.builder()
             .objectMetadata(ObjectMetadata.of(LENGTH, etag))
@@ -80,12 +73,15 @@ public class DiskTierReadBenchmark {
     readWhole();
     // A second factory would find it on disk; this one drops its memory tier before each read.
     factory.close();
-    factory =
-        new S3SeekableInputStreamFactory(
-            store,
-            S3SeekableInputStreamConfiguration.builder()
-                .diskCache(DiskCacheConfiguration.in(directory.resolve("tier"), 1L << 30))
-                .build());
+    factory = factoryOnTheTier(store);
+  }
+
+  private S3SeekableInputStreamFactory factoryOnTheTier(InMemoryObjectClient store) {
+    return new S3SeekableInputStreamFactory(
+        store,
+        S3SeekableInputStreamConfiguration.builder()
+            .diskCache(DiskCacheConfiguration.in(directory.resolve("tier"), 1L << 30))
+            .build());
   }
 
   private long readWhole() throws IOException {
@@ -99,11 +95,7 @@ public class DiskTierReadBenchmark {
   public void tearDown() throws IOException {
     long gets = factory.getMetrics().get(Metric.GET_REQUESTS);
     factory.close();
-    try (Stream<Path> files = Files.walk(directory)) {
-      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(file);
-      }
-    }
+    Directories.delete(directory);
     if (gets != 0) {
       throw new IllegalStateException("The disk tier sent " + gets + " GETs");
     }

@@ -10,14 +10,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
@@ -111,7 +109,7 @@ public final class PlanningBenchmark {
             : PATHS;
     Map<String, List<Sample>> results = new LinkedHashMap<>();
     paths.forEach(path -> results.put(path, new ArrayList<>()));
-    delete(disk);
+    Directories.delete(disk);
     plan("seekwell-warm", metadata, readEndpoint, credentials, disk); // fills the disk tier
     for (int run = 1; run <= iterations; run++) {
       for (int i = 0; i < paths.size(); i++) {
@@ -119,7 +117,7 @@ public final class PlanningBenchmark {
         String path = paths.get((i + run) % paths.size());
         System.out.printf("... %s, iteration %d of %d%n", path, run, iterations);
         if (path.equals("seekwell-cold")) {
-          delete(disk); // and it leaves the tier filled for the next warm planning
+          Directories.delete(disk); // and it leaves the tier filled for the next warm planning
         }
         if (toxiproxy != null) {
           toxiproxy.restart(); // as the main benchmark does, so that no run inherits its state
@@ -301,17 +299,6 @@ public final class PlanningBenchmark {
     }
     io.initialize(properties);
     return io;
-  }
-
-  private static void delete(Path directory) throws IOException {
-    if (!Files.exists(directory)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(directory)) {
-      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(file);
-      }
-    }
   }
 
   private static String markdown(
