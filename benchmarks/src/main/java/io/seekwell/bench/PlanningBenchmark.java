@@ -380,7 +380,7 @@ public final class PlanningBenchmark {
                   + " manifest, planning these %d manifests takes at least %.1f s whatever the"
                   + " FileIO answers in; a warm disk tier reaches that floor, and the ratio to a"
                   + " cold read of 25 ms per manifest is at most about 2 × 28 ms / 10 ms."
-                  + " Planning on one thread has no such floor (below).%n",
+                  + " Planning on one thread (`--planner single`) has no such floor.%n",
               slots,
               snapshots,
               snapshots / (double) slots * 0.010));
