@@ -77,6 +77,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * fetches them again. Blocks a read asked for, blocks fetched ahead of reads that may come again
  * (footers, small objects), and blocks with bytes nobody read stay cached.
  *
+ * <p><b>The disk tier.</b> For an immutable object, a block's fetch thread first fills it with what
+ * the {@link DiskTier} holds of its range, and sends a GET only for the rest; once complete, its
+ * granules are queued for the tier's writer, which pins it (so its memory stays counted) until
+ * written. A large scan is not written (unless {@code physicalio.disk.cache.scans}), for the reason
+ * the memory tier drops it. The tier's own rules are in its design notes.
+ *
  * <p><b>The index.</b> An {@code objects} entry, and the stream count of its {@link ObjectBlocks},
  * change only inside {@code ConcurrentHashMap.compute} for its key, so opening, closing and the
  * removal of an object's last block are atomic per object. An {@link ObjectBlocks} replaced in the
@@ -122,6 +128,7 @@ final class BlockStore implements AutoCloseable {
   private final Set<CompletableFuture<ObjectContent>> inFlight = ConcurrentHashMap.newKeySet();
   private final Set<ObjectContent> bodies = ConcurrentHashMap.newKeySet();
   private final DiskTier disk;
+  private final boolean diskScans;
   private volatile boolean closed;
 
   /**
@@ -161,6 +168,7 @@ final class BlockStore implements AutoCloseable {
         diskCache.isEnabled()
             ? DiskTier.acquire(diskCache, configuration.maxMemoryLimit() / 8, ticker::nanos)
             : null;
+    this.diskScans = diskCache.scans();
   }
 
   /**
@@ -281,13 +289,14 @@ final class BlockStore implements AutoCloseable {
    * the block if the stream is scanning the object (see the design notes).
    */
   void readThrough(Block block) {
-    ObjectBlocks owner = block.key().owner();
-    if (block.isForScan()
-        && owner.length() > scanLength
-        && owner.openStreams() <= 1
-        && block.isFullyRead()) {
+    if (isLargeScan(block) && block.key().owner().openStreams() <= 1 && block.isFullyRead()) {
       drop(block);
     }
+  }
+
+  /** Whether {@code block} was fetched ahead of one stream that scans a large object. */
+  private boolean isLargeScan(Block block) {
+    return block.isForScan() && block.key().owner().length() > scanLength;
   }
 
   /** Records an access to {@code block} for the eviction policy. */
@@ -403,7 +412,7 @@ final class BlockStore implements AutoCloseable {
         }
         ByteRange rest = block.range().suffixFrom(block.range().start() + block.filled());
         get(blocks, rest, context, block::fillFrom);
-        if (onDisk) {
+        if (onDisk && (diskScans || !isLargeScan(block))) {
           disk.store(blocks.key(), block, metrics);
         }
       }

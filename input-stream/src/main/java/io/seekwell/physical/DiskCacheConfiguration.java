@@ -18,9 +18,12 @@ import java.util.Optional;
  * @param immutablePrefixes locations ({@code s3://bucket/prefix}) under which every object is
  *     written once and never changed, so that its bytes may be cached on disk without being
  *     declared immutable by each open
+ * @param scans whether bytes a stream scans (reads once, ahead of its reader) of objects longer
+ *     than a quarter of the memory limit are written to disk too; off by default, as the memory
+ *     tier drops them once read
  */
 public record DiskCacheConfiguration(
-    Optional<Path> directory, long maxSize, List<String> immutablePrefixes) {
+    Optional<Path> directory, long maxSize, List<String> immutablePrefixes, boolean scans) {
 
   /** The settings' part of the key space. */
   public static final String PREFIX = "physicalio.disk.cache.";
@@ -32,7 +35,7 @@ public record DiskCacheConfiguration(
 
   /** No disk tier. */
   public static final DiskCacheConfiguration OFF =
-      new DiskCacheConfiguration(Optional.empty(), 10L << 30, List.of());
+      new DiskCacheConfiguration(Optional.empty(), 10L << 30, List.of(), false);
 
   /** Validates the settings. */
   public DiskCacheConfiguration {
@@ -54,12 +57,17 @@ public record DiskCacheConfiguration(
 
   /** A disk tier in {@code directory} keeping at most {@code maxSize} bytes. */
   public static DiskCacheConfiguration in(Path directory, long maxSize) {
-    return new DiskCacheConfiguration(Optional.of(directory), maxSize, List.of());
+    return new DiskCacheConfiguration(Optional.of(directory), maxSize, List.of(), false);
   }
 
   /** These settings, with every object under {@code prefixes} taken as immutable. */
   public DiskCacheConfiguration withImmutablePrefixes(List<String> prefixes) {
-    return new DiskCacheConfiguration(directory, maxSize, prefixes);
+    return new DiskCacheConfiguration(directory, maxSize, prefixes, scans);
+  }
+
+  /** These settings, writing scanned bytes of large objects to disk too, or not. */
+  public DiskCacheConfiguration withScans(boolean written) {
+    return new DiskCacheConfiguration(directory, maxSize, immutablePrefixes, written);
   }
 
   /** Reads the settings under {@code physicalio.disk.cache.}; unset keys get defaults. */
@@ -79,7 +87,8 @@ public record DiskCacheConfiguration(
                         .toList())
             .orElse(List.of());
     prefixes.forEach(prefix -> checkPrefix(prefix, config.fullKey(PREFIXES_KEY)));
-    return new DiskCacheConfiguration(directory, maxSize, prefixes);
+    return new DiskCacheConfiguration(
+        directory, maxSize, prefixes, config.getBoolean("scans", OFF.scans));
   }
 
   /** Whether a disk tier is configured. */

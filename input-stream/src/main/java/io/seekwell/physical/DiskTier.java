@@ -409,7 +409,8 @@ final class DiskTier {
       pinned.forEach(Block::unpin);
       return;
     }
-    if (queuedBytes.addAndGet(bytes) > maxQueuedBytes) {
+    long queued = queuedBytes.addAndGet(bytes);
+    if (queued > maxQueuedBytes && queued != bytes) { // one write may always wait, however large
       queuedBytes.addAndGet(-bytes);
       pinned.forEach(Block::unpin);
       metrics.increment(Metric.DISK_WRITES_SKIPPED);

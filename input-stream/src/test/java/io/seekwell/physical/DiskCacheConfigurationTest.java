@@ -28,6 +28,7 @@ class DiskCacheConfigurationTest {
     assertEquals(DiskCacheConfiguration.OFF, defaults);
     assertFalse(defaults.isEnabled());
     assertEquals(10L << 30, defaults.maxSize());
+    assertFalse(defaults.scans());
   }
 
   @Test
@@ -37,13 +38,15 @@ class DiskCacheConfigurationTest {
             Map.of(
                 "seekwell.physicalio.disk.cache.dir", "/var/cache/seekwell",
                 "seekwell.physicalio.disk.cache.max.size", "200GB",
+                "seekwell.physicalio.disk.cache.scans", "true",
                 "seekwell.physicalio.disk.cache.immutable.prefixes",
                     "s3://lake/warehouse/, s3://logs/2026/"));
     assertEquals(
         new DiskCacheConfiguration(
             Optional.of(Path.of("/var/cache/seekwell")),
             200L << 30,
-            List.of("s3://lake/warehouse/", "s3://logs/2026/")),
+            List.of("s3://lake/warehouse/", "s3://logs/2026/"),
+            true),
         read);
     assertTrue(read.declaresImmutable(ObjectLocation.of("lake", "warehouse/t/data/f.parquet")));
     assertFalse(read.declaresImmutable(ObjectLocation.of("lake", "scratch/f.parquet")));
