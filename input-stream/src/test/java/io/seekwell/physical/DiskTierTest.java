@@ -57,10 +57,15 @@ class DiskTierTest {
   private final String etag = store.put(LOCATION, content);
 
   private PhysicalIO physicalIO(Metrics metrics, long diskBytes) {
+    return physicalIO(metrics, 64 * MIB, DiskCacheConfiguration.in(directory, diskBytes));
+  }
+
+  /** Physical IO with {@code memoryLimit} bytes of blocks (1 MiB GETs) over the disk tier. */
+  private PhysicalIO physicalIO(Metrics metrics, long memoryLimit, DiskCacheConfiguration disk) {
     return new PhysicalIO(
         store,
         new PhysicalIOConfiguration(
-            64 * MIB,
+            memoryLimit,
             64 * 1024,
             MIB,
             MIB,
@@ -70,7 +75,7 @@ class DiskTierTest {
             Duration.ofMinutes(1),
             4,
             0),
-        DiskCacheConfiguration.in(directory, diskBytes),
+        disk,
         metrics,
         Ticker.system());
   }
@@ -335,7 +340,11 @@ class DiskTierTest {
     // a scan, it is dropped from memory once read, and by default not written to disk either.
     for (boolean scans : new boolean[] {false, true}) {
       Metrics metrics = new Metrics();
-      try (PhysicalIO io = smallMemoryPhysicalIO(metrics, scans);
+      try (PhysicalIO io =
+              physicalIO(
+                  metrics,
+                  4 * MIB,
+                  DiskCacheConfiguration.in(directory, 64 * MIB).withScans(scans));
           ObjectReader reader = io.open(LOCATION, ObjectMetadata.of(LENGTH, etag), IMMUTABLE)) {
         reader.prefetch(ByteRange.of(0, MIB - 1), FetchPurpose.SCAN);
         byte[] bytes = new byte[MIB];
@@ -347,25 +356,6 @@ class DiskTierTest {
       }
       assertEquals(scans ? MIB : 0, metrics.get(Metric.DISK_BYTES_WRITTEN), "scans: " + scans);
     }
-  }
-
-  private PhysicalIO smallMemoryPhysicalIO(Metrics metrics, boolean scans) {
-    return new PhysicalIO(
-        store,
-        new PhysicalIOConfiguration(
-            4 * MIB,
-            64 * 1024,
-            MIB,
-            MIB,
-            1.25,
-            100,
-            Duration.ofMinutes(5),
-            Duration.ofMinutes(1),
-            4,
-            0),
-        DiskCacheConfiguration.in(directory, 64 * MIB).withScans(scans),
-        metrics,
-        Ticker.system());
   }
 
   private Path only(String suffix) throws IOException {
