@@ -394,17 +394,12 @@ final class BlockStore implements AutoCloseable {
     try {
       boolean onDisk = disk != null && context.immutable();
       if (onDisk) {
-        int fromDisk = disk.fill(blocks.key(), block, metrics);
-        Metric outcome = block.isComplete() ? Metric.DISK_HITS : Metric.DISK_MISSES;
-        metrics.increment(outcome);
-        context
-            .options()
-            .streamMetrics()
-            .ifPresent(
-                stream -> {
-                  stream.increment(outcome);
-                  stream.add(Metric.DISK_BYTES_READ, fromDisk);
-                });
+        // Hits and bytes are counted as the disk serves them; a miss before the GET.
+        disk.fill(blocks.key(), block, metrics, context.options().streamMetrics());
+        if (!block.isComplete()) {
+          metrics.increment(Metric.DISK_MISSES);
+          context.options().streamMetrics().ifPresent(s -> s.increment(Metric.DISK_MISSES));
+        }
       }
       if (!block.isComplete()) {
         if (!block.isPrefetched()) {

@@ -26,6 +26,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -287,7 +288,7 @@ final class DiskTier {
    *
    * @return how many bytes it filled
    */
-  int fill(ObjectKey key, Block block, Metrics metrics) {
+  int fill(ObjectKey key, Block block, Metrics metrics, Optional<Metrics> stream) {
     if (isPaused()) {
       return 0;
     }
@@ -298,11 +299,8 @@ final class DiskTier {
         return 0;
       }
       object.used(ticks.incrementAndGet());
-      int filled =
-          block.fillInPlace(
-              new GranuleFiller(object, block.range().start(), key.length(), metrics));
-      metrics.add(Metric.DISK_BYTES_READ, filled);
-      return filled;
+      return block.fillInPlace(
+          new GranuleFiller(object, block.range().start(), key.length(), metrics, stream));
     } catch (ClosedChannelException e) {
       return 0; // evicted meanwhile: the GET serves the bytes
     } catch (IOException e) {
@@ -328,13 +326,37 @@ final class DiskTier {
     private final long blockStart;
     private final long objectLength;
     private final Metrics metrics;
+    private final Optional<Metrics> stream;
     private byte[] scratch;
 
-    GranuleFiller(DiskObject object, long blockStart, long objectLength, Metrics metrics) {
+    GranuleFiller(
+        DiskObject object,
+        long blockStart,
+        long objectLength,
+        Metrics metrics,
+        Optional<Metrics> stream) {
       this.object = object;
       this.blockStart = blockStart;
       this.objectLength = objectLength;
       this.metrics = metrics;
+      this.stream = stream;
+    }
+
+    /**
+     * Counts {@code bytes} served from disk, and a hit if they complete the block, before the block
+     * shows them to readers (so that a reader that has them sees them counted).
+     */
+    private int served(int bytes, boolean completesBlock) {
+      count(metrics, bytes, completesBlock);
+      stream.ifPresent(sink -> count(sink, bytes, completesBlock));
+      return bytes;
+    }
+
+    private static void count(Metrics sink, int bytes, boolean completesBlock) {
+      sink.add(Metric.DISK_BYTES_READ, bytes);
+      if (completesBlock) {
+        sink.increment(Metric.DISK_HITS);
+      }
     }
 
     @Override
@@ -353,12 +375,12 @@ final class DiskTier {
         return 0;
       }
       if (inPlace) {
-        return granuleLength;
+        return served(granuleLength, granuleLength == length);
       }
       int skip = (int) (position - granuleStart);
       int n = Math.min(granuleLength - skip, length);
       System.arraycopy(scratch, skip, array, offset, n);
-      return n;
+      return served(n, n == length);
     }
 
     private byte[] scratch() {
