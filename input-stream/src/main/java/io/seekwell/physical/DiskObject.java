@@ -231,11 +231,16 @@ final class DiskObject {
     present.getAndAccumulate(granule / 64, 1L << (granule % 64), (a, b) -> a | b);
   }
 
+  /**
+   * Forgets a granule found bad. Only the caller that clears it reports {@link Read#BAD}: readers
+   * of two blocks that share the granule find it bad together, and it counts as one failure.
+   */
   private Read forget(int granule) {
     long bit = 1L << (granule % 64);
-    if ((present.getAndAccumulate(granule / 64, ~bit, (a, b) -> a & b) & bit) != 0) {
-      changeStored(-lengthOf(granule));
+    if ((present.getAndAccumulate(granule / 64, ~bit, (a, b) -> a & b) & bit) == 0) {
+      return Read.MISSING;
     }
+    changeStored(-lengthOf(granule));
     return Read.BAD;
   }
 
