@@ -35,15 +35,8 @@ final class DiskObject {
   private static final byte[] MAGIC = "SEEKWELL-DISK-1\n".getBytes(StandardCharsets.US_ASCII);
   private static final int RECORD = 12;
 
-  /** What reading a granule found. */
-  enum Read {
-    /** The granule's bytes, checked. */
-    FOUND,
-    /** The granule is not stored. */
-    MISSING,
-    /** The granule was stored, but cut short or failing its checksum; it is forgotten. */
-    BAD
-  }
+  /** The most bytes one {@link #read} reads: 4 granules, one system call. */
+  static final int MAX_RUN = 4 * GRANULE;
 
   private final Path data;
   private final Path index;
@@ -232,16 +225,18 @@ final class DiskObject {
   }
 
   /**
-   * Forgets a granule found bad. Only the caller that clears it reports {@link Read#BAD}: readers
-   * of two blocks that share the granule find it bad together, and it counts as one failure.
+   * Forgets a granule found bad. Only the caller that clears it is told so: readers of two blocks
+   * that share the granule may find it bad together, and it counts as one failure.
+   *
+   * @return whether this call forgot it
    */
-  private Read forget(int granule) {
+  private boolean forget(int granule) {
     long bit = 1L << (granule % 64);
     if ((present.getAndAccumulate(granule / 64, ~bit, (a, b) -> a & b) & bit) == 0) {
-      return Read.MISSING;
+      return false;
     }
     changeStored(-lengthOf(granule));
-    return Read.BAD;
+    return true;
   }
 
   private long countStored() {
@@ -255,26 +250,56 @@ final class DiskObject {
   }
 
   /**
-   * Reads {@code granule} whole into {@code array} at {@code offset}, and checks it. A granule cut
-   * short or failing its checksum is forgotten, so that it is fetched and written again.
+   * Reads the stored granules from {@code granule} on that fit whole in {@code length} bytes (at
+   * most {@link #MAX_RUN}) into {@code array} at {@code offset}, with one positional read, and
+   * checks each. The first granule cut short or failing its checksum is forgotten, so that it is
+   * fetched and written again, and told to {@code onBad} (once, however many readers find it).
+   *
+   * @return how many bytes, from the start of {@code granule}, are the object's: whole granules
+   *     (the object's last may be shorter), 0 if the first is not stored or does not fit
    */
-  Read read(int granule, byte[] array, int offset) throws IOException {
-    if (!isPresent(granule)) {
-      return Read.MISSING;
+  int read(int granule, byte[] array, int offset, int length, Runnable onBad) throws IOException {
+    int granules = 0;
+    int size = 0;
+    for (int next = granule;
+        next < checksums.length && isPresent(next) && size + lengthOf(next) <= length;
+        next++) {
+      size += lengthOf(next);
+      granules++;
+      if (size >= MAX_RUN) {
+        break;
+      }
     }
-    int expected = checksums[granule];
-    int size = lengthOf(granule);
+    if (granules == 0) {
+      return 0;
+    }
     ByteBuffer target = ByteBuffer.wrap(array, offset, size);
     FileChannel channel = dataChannel();
     long position = startOf(granule) - offset;
     while (target.hasRemaining()) {
       if (channel.read(target, position + target.position()) < 0) {
-        return forget(granule);
+        break;
       }
     }
+    int arrived = target.position() - offset;
+    int good = 0;
+    for (int next = granule; next < granule + granules; next++) {
+      int granuleLength = lengthOf(next);
+      if (good + granuleLength > arrived || !matches(next, array, offset + good, granuleLength)) {
+        if (forget(next)) {
+          onBad.run();
+        }
+        break;
+      }
+      good += granuleLength;
+    }
+    return good;
+  }
+
+  private boolean matches(int granule, byte[] array, int offset, int length) {
     CRC32C crc = new CRC32C();
-    crc.update(array, offset, size);
-    return (int) crc.getValue() == expected ? Read.FOUND : forget(granule);
+    crc.update(array, offset, length);
+    return (int) crc.getValue() == checksums[granule];
   }
 
   /**

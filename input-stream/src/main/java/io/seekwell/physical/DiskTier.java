@@ -299,8 +299,7 @@ final class DiskTier {
         return 0;
       }
       object.used(ticks.incrementAndGet());
-      return block.fillInPlace(
-          new GranuleFiller(object, block.range().start(), key.length(), metrics, stream));
+      return block.fillInPlace(new GranuleFiller(object, block.range().start(), metrics, stream));
     } catch (ClosedChannelException e) {
       return 0; // evicted meanwhile: the GET serves the bytes
     } catch (IOException e) {
@@ -320,24 +319,17 @@ final class DiskTier {
         "Disk cache: {} belongs to another object; dropped and fetched again", object.indexFile());
   }
 
-  /** Writes the granules of a block as it reads them from disk, checking each. */
+  /** Writes the granules of a block as it reads them from disk, in runs, checking each. */
   private final class GranuleFiller implements Block.Filler {
     private final DiskObject object;
     private final long blockStart;
-    private final long objectLength;
     private final Metrics metrics;
     private final Optional<Metrics> stream;
     private byte[] scratch;
 
-    GranuleFiller(
-        DiskObject object,
-        long blockStart,
-        long objectLength,
-        Metrics metrics,
-        Optional<Metrics> stream) {
+    GranuleFiller(DiskObject object, long blockStart, Metrics metrics, Optional<Metrics> stream) {
       this.object = object;
       this.blockStart = blockStart;
-      this.objectLength = objectLength;
       this.metrics = metrics;
       this.stream = stream;
     }
@@ -364,23 +356,25 @@ final class DiskTier {
       long position = blockStart + offset;
       int granule = DiskObject.granuleOf(position);
       long granuleStart = DiskObject.startOf(granule);
-      int granuleLength = (int) Math.min(DiskObject.GRANULE, objectLength - granuleStart);
-      boolean inPlace = granuleStart == position && granuleLength <= length;
-      DiskObject.Read read =
-          inPlace ? object.read(granule, array, offset) : object.read(granule, scratch(), 0);
-      if (read == DiskObject.Read.BAD) {
-        metrics.increment(Metric.DISK_CHECKSUM_FAILURES);
+      if (granuleStart == position) {
+        int n = object.read(granule, array, offset, length, this::checksumFailed);
+        if (n > 0 || object.lengthOf(granule) <= length) {
+          return n == 0 ? 0 : served(n, n == length);
+        }
       }
-      if (read != DiskObject.Read.FOUND) {
+      // The block starts or ends inside this granule: it is read whole aside.
+      int n = object.read(granule, scratch(), 0, DiskObject.GRANULE, this::checksumFailed);
+      int skip = (int) (position - granuleStart);
+      if (n <= skip) {
         return 0;
       }
-      if (inPlace) {
-        return served(granuleLength, granuleLength == length);
-      }
-      int skip = (int) (position - granuleStart);
-      int n = Math.min(granuleLength - skip, length);
-      System.arraycopy(scratch, skip, array, offset, n);
-      return served(n, n == length);
+      int copied = Math.min(n - skip, length);
+      System.arraycopy(scratch, skip, array, offset, copied);
+      return served(copied, copied == length);
+    }
+
+    private void checksumFailed() {
+      metrics.increment(Metric.DISK_CHECKSUM_FAILURES);
     }
 
     private byte[] scratch() {
