@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,6 +42,7 @@ final class DiskObject {
   private final Path data;
   private final Path index;
   private final LongConsumer sizeChanges;
+  private final boolean listed;
   private final AtomicLong storedBytes;
   private volatile long lastUsed;
 
@@ -56,12 +58,19 @@ final class DiskObject {
   /**
    * An object stored as {@code name}.data and {@code name}.index in {@code directory}, thought to
    * hold {@code storedBytes} (exact once loaded), last used at tick {@code lastUsed}; every later
-   * change of its stored bytes is told to {@code sizeChanges}.
+   * change of its stored bytes is told to {@code sizeChanges}. Only a {@code listed} object (its
+   * index found in the directory) has files to read: another starts empty without looking.
    */
   DiskObject(
-      Path directory, String name, long storedBytes, long lastUsed, LongConsumer sizeChanges) {
+      Path directory,
+      String name,
+      boolean listed,
+      long storedBytes,
+      long lastUsed,
+      LongConsumer sizeChanges) {
     this.data = directory.resolve(name + ".data");
     this.index = directory.resolve(name + ".index");
+    this.listed = listed;
     this.storedBytes = new AtomicLong(storedBytes);
     this.lastUsed = lastUsed;
     this.sizeChanges = sizeChanges;
@@ -120,11 +129,13 @@ final class DiskObject {
     this.checksums = new int[granules];
     this.present = new AtomicLongArray((granules + 63) / 64);
     byte[] header = header(identity, length);
-    byte[] stored;
+    byte[] stored = null;
     try {
-      stored = Files.readAllBytes(index);
+      if (listed) {
+        stored = Files.readAllBytes(index);
+      }
     } catch (NoSuchFileException e) {
-      stored = null;
+      // Removed since it was listed: the object starts empty.
     }
     long valid = 0;
     if (stored != null && startsWith(stored, header)) {
@@ -133,7 +144,9 @@ final class DiskObject {
       onForeign.run();
     }
     if (valid == 0) {
-      Files.deleteIfExists(data);
+      if (listed) {
+        Files.deleteIfExists(data);
+      }
       indexChannel = openIndex(true);
       indexChannel.write(ByteBuffer.wrap(header));
     } else {
@@ -303,8 +316,9 @@ final class DiskObject {
   }
 
   /**
-   * Writes whole granules, each given as the buffers that hold its bytes in order, then their index
-   * records; a granule counts once both are written.
+   * Writes whole granules, each given as the buffers that hold its bytes in order (ascending), then
+   * their index records; a granule counts once both are written. The buffers of consecutive
+   * granules go to the data file in one gathering write.
    *
    * @return the bytes written
    */
@@ -312,28 +326,31 @@ final class DiskObject {
     FileChannel channel = dataChannel();
     ByteBuffer records = ByteBuffer.allocate(granules.size() * RECORD);
     Map<Integer, Integer> written = new LinkedHashMap<>();
+    List<ByteBuffer> run = new ArrayList<>();
+    long runStart = 0;
     long bytes = 0;
     for (Map.Entry<Integer, List<ByteBuffer>> entry : granules.entrySet()) {
       int granule = entry.getKey();
+      if (runStart + bytesIn(run) != startOf(granule)) {
+        writeAt(channel, runStart, run);
+        runStart = startOf(granule);
+      }
       CRC32C crc = new CRC32C();
-      long position = startOf(granule);
+      long given = 0;
       for (ByteBuffer part : entry.getValue()) {
         crc.update(part.duplicate());
-        long partStart = position - part.position();
-        while (part.hasRemaining()) {
-          channel.write(part, partStart + part.position());
-        }
-        position = partStart + part.position();
+        given += part.remaining();
+        run.add(part);
       }
-      if (position != startOf(granule) + lengthOf(granule)) {
-        throw new IllegalStateException(
-            "Granule " + granule + " was given " + (position - startOf(granule)) + " bytes");
+      if (given != lengthOf(granule)) {
+        throw new IllegalStateException("Granule " + granule + " was given " + given + " bytes");
       }
       int checksum = (int) crc.getValue();
       records.putInt(granule).putInt(checksum).putInt(recordChecksum(granule, checksum));
       written.put(granule, checksum);
-      bytes += lengthOf(granule);
+      bytes += given;
     }
+    writeAt(channel, runStart, run);
     records.flip();
     FileChannel indexWriter = indexChannel();
     while (records.hasRemaining()) {
@@ -346,6 +363,32 @@ final class DiskObject {
         });
     changeStored(bytes);
     return bytes;
+  }
+
+  private static long bytesIn(List<ByteBuffer> buffers) {
+    long bytes = 0;
+    for (ByteBuffer buffer : buffers) {
+      bytes += buffer.remaining();
+    }
+    return bytes;
+  }
+
+  /**
+   * Writes {@code buffers} (consumed, then cleared from the list) at {@code position} of the data
+   * file. Only the tier's writer thread writes, so the channel's position is its own.
+   */
+  private static void writeAt(FileChannel channel, long position, List<ByteBuffer> buffers)
+      throws IOException {
+    if (buffers.isEmpty()) {
+      return;
+    }
+    ByteBuffer[] sources = buffers.toArray(ByteBuffer[]::new);
+    long remaining = bytesIn(buffers);
+    channel.position(position);
+    while (remaining > 0) {
+      remaining -= channel.write(sources);
+    }
+    buffers.clear();
   }
 
   private synchronized FileChannel dataChannel() throws IOException {

@@ -253,13 +253,22 @@ final class DiskTier {
     listed.sort(Comparator.comparing(Listed::modified));
     for (Listed entry : listed) {
       long bytes = DiskObject.estimatedBytes(entry.size());
-      objects.put(entry.name(), newObject(entry.name(), bytes));
+      objects.put(
+          entry.name(),
+          new DiskObject(
+              directory,
+              entry.name(),
+              true,
+              bytes,
+              ticks.incrementAndGet(),
+              storedBytes::addAndGet));
       storedBytes.addAndGet(bytes);
     }
   }
 
-  private DiskObject newObject(String name, long bytes) {
-    return new DiskObject(directory, name, bytes, ticks.incrementAndGet(), storedBytes::addAndGet);
+  private DiskObject newObject(String name) {
+    return new DiskObject(
+        directory, name, false, 0, ticks.incrementAndGet(), storedBytes::addAndGet);
   }
 
   /** The name an object version's files have: the SHA-256 of its identity. */
@@ -506,7 +515,7 @@ final class DiskTier {
           metrics.increment(Metric.DISK_WRITES_SKIPPED);
           return;
         }
-        DiskObject object = objects.computeIfAbsent(name, n -> newObject(n, 0));
+        DiskObject object = objects.computeIfAbsent(name, DiskTier.this::newObject);
         if (!load(object, identity, key.length(), metrics)) {
           return;
         }
