@@ -44,7 +44,11 @@ final class IcebergPath implements ReadPath {
 
   @Override
   public InputFile parquetFile(String key, long length) {
-    org.apache.iceberg.io.InputFile file = file(key, length);
+    return parquet(file(key, length), length);
+  }
+
+  /** {@code file} of {@code length} bytes as parquet-java's input file, read through its FileIO. */
+  static InputFile parquet(org.apache.iceberg.io.InputFile file, long length) {
     return new InputFile() {
       @Override
       public long getLength() {

@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
@@ -61,6 +62,12 @@ public final class PlanningBenchmark {
   /** Iceberg's switch between planning on its worker pool (the default) and on the caller. */
   private static final String PLAN_IN_WORKER_POOL = "iceberg.scan.plan-in-worker-pool";
 
+  /** The small table that is scanned whole: this many appends of one data file each. */
+  private static final int SCAN_FILES = 20;
+
+  /** Rows per scanned data file: about 1 MB of {@link SampleTable}'s 20 columns. */
+  private static final int SCAN_ROWS = 6_000;
+
   private PlanningBenchmark() {}
 
   /** Whether {@code --planner single} asks for Iceberg's planning on the calling thread. */
@@ -100,37 +107,23 @@ public final class PlanningBenchmark {
     int snapshots = Integer.parseInt(options.getOrDefault("snapshots", "1000"));
     int iterations = Integer.parseInt(options.getOrDefault("iterations", "3"));
     Path report = Path.of(options.getOrDefault("report", "docs/benchmarks-planning.md"));
-    Path disk = Path.of("benchmarks/target/planning-disk-cache");
-    String metadata = prepare(endpoint, credentials, snapshots);
-
     List<String> paths =
         options.containsKey("paths")
             ? Arrays.stream(options.get("paths").split(",")).map(String::trim).toList()
             : PATHS;
-    Map<String, List<Sample>> results = new LinkedHashMap<>();
-    paths.forEach(path -> results.put(path, new ArrayList<>()));
-    Directories.delete(disk);
-    plan("seekwell-warm", metadata, readEndpoint, credentials, disk); // fills the disk tier
-    for (int run = 1; run <= iterations; run++) {
-      for (int i = 0; i < paths.size(); i++) {
-        // Each iteration starts with another path, so that no path always follows the same one.
-        String path = paths.get((i + run) % paths.size());
-        System.out.printf("... %s, iteration %d of %d%n", path, run, iterations);
-        if (path.equals("seekwell-cold")) {
-          Directories.delete(disk); // and it leaves the tier filled for the next warm planning
-        }
-        if (toxiproxy != null) {
-          toxiproxy.restart(); // as the main benchmark does, so that no run inherits its state
-        }
-        Sample sample = plan(path, metadata, readEndpoint, credentials, disk);
-        if (sample.files() != snapshots) {
-          throw new IllegalStateException(
-              path + " planned " + sample.files() + " files, not " + snapshots);
-        }
-        results.get(path).add(sample);
-      }
-    }
+    String planned =
+        prepare(endpoint, credentials, "t" + snapshots, snapshots, PlanningBenchmark::unwritten);
+    Map<String, List<Sample>> results =
+        measure(paths, iterations, planned, false, snapshots, readEndpoint, credentials, toxiproxy);
     String markdown = markdown(results, options, snapshots, iterations);
+    if (!singleThreaded(options)) {
+      String scanned =
+          prepare(endpoint, credentials, "s" + SCAN_FILES, SCAN_FILES, PlanningBenchmark::written);
+      Map<String, List<Sample>> scans =
+          measure(
+              paths, iterations, scanned, true, SCAN_FILES, readEndpoint, credentials, toxiproxy);
+      markdown += scanMarkdown(scans);
+    }
     Files.createDirectories(report.toAbsolutePath().getParent());
     if (Boolean.parseBoolean(options.getOrDefault("append", "false"))) {
       Files.writeString(report, markdown, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
@@ -141,12 +134,96 @@ public final class PlanningBenchmark {
   }
 
   /**
-   * Creates the table once (its metadata location is kept in the bucket): {@code snapshots} fast
-   * appends of one data file each, so that planning reads as many manifests.
+   * Plans (and with {@code scan}, reads every data file of) the table of {@code metadata} through
+   * each path, {@code iterations} times, after one unmeasured run that fills the disk tier.
+   */
+  private static Map<String, List<Sample>> measure(
+      List<String> paths,
+      int iterations,
+      String metadata,
+      boolean scan,
+      int files,
+      URI endpoint,
+      StaticCredentialsProvider credentials,
+      ToxiproxyServer toxiproxy)
+      throws IOException, InterruptedException {
+    Path disk = Path.of("benchmarks/target/planning-disk-cache");
+    Map<String, List<Sample>> results = new LinkedHashMap<>();
+    paths.forEach(path -> results.put(path, new ArrayList<>()));
+    Directories.delete(disk);
+    plan("seekwell-warm", metadata, scan, endpoint, credentials, disk); // fills the disk tier
+    for (int run = 1; run <= iterations; run++) {
+      for (int i = 0; i < paths.size(); i++) {
+        // Each iteration starts with another path, so that no path always follows the same one.
+        String path = paths.get((i + run) % paths.size());
+        System.out.printf(
+            "... %s %s, iteration %d of %d%n", scan ? "scan" : "planning", path, run, iterations);
+        if (path.equals("seekwell-cold")) {
+          Directories.delete(disk); // and it leaves the tier filled for the next warm run
+        }
+        if (toxiproxy != null) {
+          toxiproxy.restart(); // as the main benchmark does, so that no run inherits its state
+        }
+        Sample sample = plan(path, metadata, scan, endpoint, credentials, disk);
+        if (sample.files() != files) {
+          throw new IllegalStateException(
+              path + " planned " + sample.files() + " files, not " + files);
+        }
+        results.get(path).add(sample);
+      }
+    }
+    return results;
+  }
+
+  /** Makes the {@code i}th data file appended to the table at {@code location}. */
+  @FunctionalInterface
+  private interface AppendedFile {
+    DataFile make(S3Client admin, String location, int i) throws IOException;
+  }
+
+  /** A data file that is listed but never written: planning does not read data files. */
+  private static DataFile unwritten(S3Client admin, String location, int i) {
+    return DataFiles.builder(PartitionSpec.unpartitioned())
+        .withPath(location + "/data/f-" + i + ".parquet")
+        .withFileSizeInBytes(4096 + i)
+        .withRecordCount(100)
+        .withFormat(FileFormat.PARQUET)
+        .build();
+  }
+
+  /** A Parquet file of {@link #SCAN_ROWS} rows of {@link SampleTable}, written to the bucket. */
+  private static DataFile written(S3Client admin, String location, int i) throws IOException {
+    Path local = Files.createTempFile("seekwell-planning-", ".parquet");
+    try {
+      Files.delete(local);
+      SampleTable.write(local, SCAN_ROWS, 1 << 20, i);
+      String path = location + "/data/s-" + i + ".parquet";
+      admin.putObject(
+          b -> b.bucket(BUCKET).key(path.substring(("s3://" + BUCKET + "/").length())),
+          RequestBody.fromFile(local));
+      return DataFiles.builder(PartitionSpec.unpartitioned())
+          .withPath(path)
+          .withFileSizeInBytes(Files.size(local))
+          .withRecordCount(SCAN_ROWS)
+          .withFormat(FileFormat.PARQUET)
+          .build();
+    } finally {
+      Files.deleteIfExists(local);
+    }
+  }
+
+  /**
+   * Creates the table {@code name} once (its metadata location is kept in the bucket): {@code
+   * snapshots} fast appends of one file each, so that planning reads as many manifests.
    */
   private static String prepare(
-      URI endpoint, StaticCredentialsProvider credentials, int snapshots) {
-    String marker = "tables/t" + snapshots + ".location";
+      URI endpoint,
+      StaticCredentialsProvider credentials,
+      String name,
+      int snapshots,
+      AppendedFile files)
+      throws IOException {
+    String marker = "tables/" + name + ".location";
     try (S3Client admin = Clients.sync(endpoint, credentials, null)) {
       if (admin.listBuckets().buckets().stream().noneMatch(b -> b.name().equals(BUCKET))) {
         admin.createBucket(b -> b.bucket(BUCKET));
@@ -161,18 +238,26 @@ public final class PlanningBenchmark {
       System.out.printf("... creating a table of %d snapshots (once)%n", snapshots);
       try (S3FileIO io = new S3FileIO(() -> Clients.sync(endpoint, credentials, null))) {
         io.initialize(Map.of());
-        String location = create(io, "s3://" + BUCKET + "/tables/t" + snapshots, snapshots);
-        admin.putObject(b -> b.bucket(BUCKET).key(marker), RequestBody.fromString(location));
-        return location;
+        String location = "s3://" + BUCKET + "/tables/" + name;
+        String metadata = create(io, location, snapshots, i -> files.make(admin, location, i));
+        admin.putObject(b -> b.bucket(BUCKET).key(marker), RequestBody.fromString(metadata));
+        return metadata;
       }
     }
+  }
+
+  /** Makes the {@code i}th appended data file. */
+  @FunctionalInterface
+  private interface FileMaker {
+    DataFile make(int i) throws IOException;
   }
 
   /**
    * Creates a table at {@code location} and appends one data file {@code snapshots} times; returns
    * its metadata file. Only the last metadata is written: planning reads nothing else of it.
    */
-  private static String create(FileIO io, String location, int snapshots) {
+  private static String create(FileIO io, String location, int snapshots, FileMaker files)
+      throws IOException {
     Schema schema =
         new Schema(
             Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -187,16 +272,7 @@ public final class PlanningBenchmark {
             Map.of(TableProperties.MANIFEST_MERGE_ENABLED, "false")));
     Table table = new BaseTable(operations, "planning");
     for (int i = 0; i < snapshots; i++) {
-      table
-          .newFastAppend()
-          .appendFile(
-              DataFiles.builder(PartitionSpec.unpartitioned())
-                  .withPath(location + "/data/f-" + i + ".parquet")
-                  .withFileSizeInBytes(4096 + i)
-                  .withRecordCount(100)
-                  .withFormat(FileFormat.PARQUET)
-                  .build())
-          .commit();
+      table.newFastAppend().appendFile(files.make(i)).commit();
       if ((i + 1) % 100 == 0) {
         System.out.printf("... %d of %d snapshots%n", i + 1, snapshots);
       }
@@ -252,9 +328,17 @@ public final class PlanningBenchmark {
     }
   }
 
-  /** Plans a scan of the table through a fresh FileIO of {@code path}, timed and counted. */
+  /**
+   * Plans a scan of the table through a fresh FileIO of {@code path} and, with {@code scan}, reads
+   * every column of every data file it plans; timed and counted.
+   */
   private static Sample plan(
-      String path, String metadata, URI endpoint, StaticCredentialsProvider credentials, Path disk)
+      String path,
+      String metadata,
+      boolean scan,
+      URI endpoint,
+      StaticCredentialsProvider credentials,
+      Path disk)
       throws IOException {
     RequestCounter counter = new RequestCounter();
     try (S3Client s3 = Clients.sync(endpoint, credentials, counter);
@@ -267,7 +351,13 @@ public final class PlanningBenchmark {
       Table table = new BaseTable(new StaticTableOperations(metadata, io), "planning");
       long files = 0;
       try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-        for (FileScanTask ignored : tasks) {
+        for (FileScanTask task : tasks) {
+          if (scan) {
+            long length = task.file().fileSizeInBytes();
+            ParquetProjection.scan(
+                IcebergPath.parquet(io.newInputFile(task.file().location(), length), length),
+                Workload.ALL);
+          }
           files++;
         }
       }
@@ -293,7 +383,7 @@ public final class PlanningBenchmark {
       case "seekwell-cold", "seekwell-warm" -> {
         io = new SeekwellS3FileIO(() -> s3, () -> s3Async);
         properties.put("seekwell.physicalio.disk.cache.dir", disk.toString());
-        properties.put("seekwell.iceberg.disk.cache.files", "metadata");
+        properties.put("seekwell.iceberg.disk.cache.files", "all");
       }
       default -> throw new IllegalArgumentException("Unknown path " + path);
     }
@@ -340,28 +430,10 @@ public final class PlanningBenchmark {
           .append(
               "- `seekwell-cold`: `SeekwellS3FileIO` with an empty disk tier"
                   + " (`seekwell.physicalio.disk.cache.dir`, `seekwell.iceberg.disk.cache.files="
-                  + "metadata`); `seekwell-warm`: the same with the tier filled by an earlier"
+                  + "all`); `seekwell-warm`: the same with the tier filled by an earlier"
                   + " FileIO.\n\n");
     }
-    out.append("| path | time (s), median (min–max) | CPU (s), median | GETs | MB received |\n")
-        .append("|---|---|---|---|---|\n");
-    for (Map.Entry<String, List<Sample>> entry : results.entrySet()) {
-      List<Sample> samples = entry.getValue();
-      if (samples.isEmpty()) {
-        continue;
-      }
-      out.append(
-          String.format(
-              Locale.ROOT,
-              "| %s | %.2f (%.2f–%.2f) | %.2f | %d | %.2f |%n",
-              entry.getKey(),
-              median(samples),
-              samples.stream().mapToDouble(Sample::seconds).min().orElseThrow(),
-              samples.stream().mapToDouble(Sample::seconds).max().orElseThrow(),
-              median(samples.stream().mapToDouble(Sample::cpuSeconds).toArray()),
-              samples.get(samples.size() - 1).gets(),
-              samples.get(samples.size() - 1).bytes() / 1e6));
-    }
+    out.append(table(results));
     if (!results.keySet().containsAll(PATHS)) {
       return out.toString();
     }
@@ -405,6 +477,44 @@ public final class PlanningBenchmark {
                 1,
                 warmGets + " GETs"));
     return out.toString();
+  }
+
+  /** The results as a Markdown table, a row per path. */
+  private static String table(Map<String, List<Sample>> results) {
+    StringBuilder out = new StringBuilder();
+    out.append("| path | time (s), median (min–max) | CPU (s), median | GETs | MB received |\n")
+        .append("|---|---|---|---|---|\n");
+    for (Map.Entry<String, List<Sample>> entry : results.entrySet()) {
+      List<Sample> samples = entry.getValue();
+      if (samples.isEmpty()) {
+        continue;
+      }
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %.2f (%.2f–%.2f) | %.2f | %d | %.2f |%n",
+              entry.getKey(),
+              median(samples),
+              samples.stream().mapToDouble(Sample::seconds).min().orElseThrow(),
+              samples.stream().mapToDouble(Sample::seconds).max().orElseThrow(),
+              median(samples.stream().mapToDouble(Sample::cpuSeconds).toArray()),
+              samples.get(samples.size() - 1).gets(),
+              samples.get(samples.size() - 1).bytes() / 1e6));
+    }
+    return out.toString();
+  }
+
+  private static String scanMarkdown(Map<String, List<Sample>> results) {
+    return String.format(
+            Locale.ROOT,
+            "%n## Full scan of a small table%n%n"
+                + "Planning and reading every column of every data file (parquet-java's reader"
+                + " through the FileIO) of a table of %d appends of one Parquet file of %d rows"
+                + " (about 1 MB) each, in the same way: a fresh FileIO per iteration; Seekwell's"
+                + " tier keeps data files too (`seekwell.iceberg.disk.cache.files=all`).%n%n",
+            SCAN_FILES,
+            SCAN_ROWS)
+        + table(results);
   }
 
   private static String target(String name, double value, double atLeast, String shown) {

@@ -137,7 +137,8 @@ enum Workload {
   /** The columns W1 reads. */
   static final List<String> PROJECTION = List.of("m3", "m8", "m15");
 
-  private static final List<String> ALL =
+  /** Every column but the id. */
+  static final List<String> ALL =
       IntStream.range(1, SampleTable.COLUMNS).mapToObj(i -> "m" + i).toList();
 
   final String description;
