@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -35,7 +36,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * streams' code would measure its compiler), {@code --profile NAME}, {@code --report FILE}, {@code
  * --data DIR}. Behind the proxy, W9 is also measured on each Seekwell path through the same proxy
  * without its latency and bandwidth limit ({@code PATH@no-latency}), for its target, and against
- * the store directly ({@code PATH@direct}).
+ * the store directly ({@code PATH@direct}). A Seekwell path named with {@code @disk} ({@code
+ * --paths seekwell-iceberg,seekwell-iceberg@disk}) is measured with its disk tier on and cold.
  */
 public final class Benchmark {
 
@@ -44,6 +46,14 @@ public final class Benchmark {
 
   /** The suffix of a path measured through the proxy with no latency and no bandwidth limit. */
   static final String NO_LATENCY = "@no-latency";
+
+  /**
+   * The suffix of a Seekwell path measured with its disk tier on and cold: a directory of its own,
+   * emptied before every iteration, so that every object is fetched and written.
+   */
+  static final String DISK = "@disk";
+
+  private static final Path DISK_DIRECTORY = Path.of("benchmarks/target/disk-tier-cold");
 
   private Benchmark() {}
 
@@ -125,7 +135,7 @@ public final class Benchmark {
         List<String> seekwellPaths =
             runPaths.stream()
                 .map(String::trim)
-                .filter(path -> path.startsWith("seekwell"))
+                .filter(path -> path.startsWith("seekwell") && path.indexOf('@') < 0)
                 .toList();
         seekwellPaths.forEach(path -> runPaths.add(path + NO_LATENCY));
         seekwellPaths.forEach(path -> runPaths.add(path + DIRECT));
@@ -313,9 +323,14 @@ public final class Benchmark {
     long checksum;
     double seconds;
     long hedges;
-    emptyDiskCache(seekwell);
+    Map<String, String> settings = seekwell;
+    if (pathName.endsWith(DISK)) {
+      settings = new HashMap<>(seekwell);
+      settings.put("physicalio.disk.cache.dir", DISK_DIRECTORY.toString());
+    }
+    emptyDiskCache(settings);
     // Timed: the workload on a fresh path; not timed: building and closing its clients.
-    try (ReadPath path = open(pathName, endpoint, credentials, counter, seekwell)) {
+    try (ReadPath path = open(pathName, endpoint, credentials, counter, settings)) {
       System.gc();
       heap.forEach(MemoryPoolMXBean::resetPeakUsage);
       long start = System.nanoTime();

@@ -34,6 +34,7 @@ final class Targets {
     targets.w1Bytes(projectionBytes);
     targets.w5Throughput();
     targets.everyWorkload();
+    targets.diskTierCold();
     if (loopback) {
       targets.connectorsAgainstTheirStacks();
     } else {
@@ -107,6 +108,39 @@ final class Targets {
     lines.add(
         "- Every workload, time ≤ AAL's: "
             + (slower.isEmpty() ? "**met**" : "**missed** in " + String.join(", ", slower)));
+  }
+
+  /** Each {@code PATH@disk} (its disk tier on and cold) against {@code PATH}, every workload. */
+  private void diskTierCold() {
+    List<String> slower = new ArrayList<>();
+    List<String> compared = new ArrayList<>();
+    for (Workload workload : results.keySet()) {
+      for (String path : results.get(workload).keySet()) {
+        if (!path.endsWith(Benchmark.DISK)) {
+          continue;
+        }
+        Double time = ratio(workload, path, Benchmark.readPathOf(path), Benchmark.Sample::seconds);
+        if (time == null) {
+          continue;
+        }
+        String entry = String.format(Locale.ROOT, "%s %s (%.2f×)", workload, path, time);
+        compared.add(entry);
+        if (time > 1.03) {
+          slower.add(entry);
+        }
+      }
+    }
+    String target = "- Disk tier on and cold, every workload ≤ 1.03 × the same path without it";
+    if (compared.isEmpty()) {
+      lines.add(target + ": not measured (needs a PATH" + Benchmark.DISK + " path)");
+      return;
+    }
+    lines.add(
+        target
+            + ": "
+            + (slower.isEmpty() ? "**met**" : "**missed** in " + String.join(", ", slower))
+            + "; measured: "
+            + String.join(", ", compared));
   }
 
   /**

@@ -1,0 +1,55 @@
+package io.seekwell.bench;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TargetsTest {
+
+  private static final String DISK_TARGET =
+      "Disk tier on and cold, every workload ≤ 1.03 × the same path without it";
+
+  @Test
+  void aColdDiskTierMoreThanThreePercentSlowerInOneWorkloadMissesItsTarget() {
+    Map<Workload, Map<String, List<Benchmark.Sample>>> results = new LinkedHashMap<>();
+    results.put(Workload.W1, paths("seekwell-iceberg", 1.00, "seekwell-iceberg@disk", 1.02));
+    results.put(Workload.W3, paths("seekwell-iceberg", 4.00, "seekwell-iceberg@disk", 4.20));
+
+    String report = Targets.markdown(results, 1, false);
+
+    assertTrue(
+        report.contains(DISK_TARGET + ": **missed** in W3 seekwell-iceberg@disk (1.05×)"), report);
+    assertTrue(report.contains("W1 seekwell-iceberg@disk (1.02×)"), report);
+  }
+
+  @Test
+  void aColdDiskTierWithinThreePercentEverywhereMeetsItsTarget() {
+    Map<Workload, Map<String, List<Benchmark.Sample>>> results = new LinkedHashMap<>();
+    results.put(Workload.W5, paths("seekwell-iceberg", 2.00, "seekwell-iceberg@disk", 2.06));
+
+    assertTrue(Targets.markdown(results, 1, false).contains(DISK_TARGET + ": **met**"));
+  }
+
+  @Test
+  void aRunWithoutADiskPathSaysTheTargetWasNotMeasured() {
+    Map<Workload, Map<String, List<Benchmark.Sample>>> results = new LinkedHashMap<>();
+    results.put(Workload.W5, paths("seekwell-iceberg", 2.00));
+
+    assertTrue(Targets.markdown(results, 1, false).contains(DISK_TARGET + ": not measured"));
+  }
+
+  /** Alternating path name and seconds. */
+  private static Map<String, List<Benchmark.Sample>> paths(Object... values) {
+    Map<String, List<Benchmark.Sample>> byPath = new LinkedHashMap<>();
+    for (int i = 0; i < values.length; i += 2) {
+      double seconds = ((Number) values[i + 1]).doubleValue();
+      byPath.put(
+          (String) values[i],
+          List.of(new Benchmark.Sample(seconds, 10, 0, 1 << 20, 1 << 26, 7, -1)));
+    }
+    return byPath;
+  }
+}
