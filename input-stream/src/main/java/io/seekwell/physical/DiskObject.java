@@ -1,5 +1,6 @@
 package io.seekwell.physical;
 
+import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -55,6 +56,7 @@ final class DiskObject {
   private volatile AtomicLongArray present;
   private int[] checksums;
   private FileChannel dataChannel;
+  private FileChannel writeChannel;
   private FileChannel indexChannel;
   private volatile boolean removed;
 
@@ -320,43 +322,43 @@ final class DiskObject {
 
   /**
    * Writes whole granules, each given as the buffers that hold its bytes in order (ascending), then
-   * their index records; a granule counts once both are written. The buffers of consecutive
-   * granules go to the data file in gathering writes of up to {@link #MAX_RUN} bytes.
+   * their index records; a granule counts once both are written. The bytes of consecutive granules
+   * are copied into {@code staging} (direct, aligned for direct I/O, at least {@link #MAX_RUN} plus
+   * one alignment unit long; the writer thread's own) and written from it, up to {@link #MAX_RUN}
+   * per write.
    *
    * @return the bytes written
    */
-  long write(Map<Integer, List<ByteBuffer>> granules) throws IOException {
-    FileChannel channel = dataChannel();
+  long write(Map<Integer, List<ByteBuffer>> granules, ByteBuffer staging, int alignment)
+      throws IOException {
+    FileChannel channel = writeChannel();
     ByteBuffer records = ByteBuffer.allocate(granules.size() * RECORD);
     Map<Integer, Integer> written = new LinkedHashMap<>();
-    List<ByteBuffer> run = new ArrayList<>();
+    staging.clear();
     long runStart = 0;
-    long runEnd = 0;
     long bytes = 0;
     for (Map.Entry<Integer, List<ByteBuffer>> entry : granules.entrySet()) {
       int granule = entry.getKey();
-      if (runEnd != startOf(granule) || runEnd - runStart >= MAX_RUN) {
-        writeAt(channel, runStart, run);
+      if (runStart + staging.position() != startOf(granule) || staging.position() >= MAX_RUN) {
+        writeStaged(channel, runStart, staging, alignment);
         runStart = startOf(granule);
-        runEnd = runStart;
       }
       CRC32C crc = new CRC32C();
       long given = 0;
       for (ByteBuffer part : entry.getValue()) {
         crc.update(part.duplicate());
         given += part.remaining();
-        run.add(part);
+        staging.put(part.duplicate());
       }
       if (given != lengthOf(granule)) {
         throw new IllegalStateException("Granule " + granule + " was given " + given + " bytes");
       }
-      runEnd += given;
       int checksum = (int) crc.getValue();
       records.putInt(granule).putInt(checksum).putInt(recordChecksum(granule, checksum));
       written.put(granule, checksum);
       bytes += given;
     }
-    writeAt(channel, runStart, run);
+    writeStaged(channel, runStart, staging, alignment);
     records.flip();
     FileChannel indexWriter = indexChannel();
     while (records.hasRemaining()) {
@@ -372,24 +374,23 @@ final class DiskObject {
   }
 
   /**
-   * Writes {@code buffers} (consumed, then cleared from the list) at {@code position} of the data
-   * file. Only the tier's writer thread writes, so the channel's position is its own.
+   * Writes the bytes staged so far at {@code position} of the data file, zero-padded to a whole
+   * {@code alignment} unit (only an object's last granule is not whole: the padding lies past the
+   * object's end), and empties {@code staging}.
    */
-  private static void writeAt(FileChannel channel, long position, List<ByteBuffer> buffers)
-      throws IOException {
-    if (buffers.isEmpty()) {
+  private static void writeStaged(
+      FileChannel channel, long position, ByteBuffer staging, int alignment) throws IOException {
+    if (staging.position() == 0) {
       return;
     }
-    ByteBuffer[] sources = buffers.toArray(ByteBuffer[]::new);
-    long remaining = 0;
-    for (ByteBuffer buffer : sources) {
-      remaining += buffer.remaining();
+    while (staging.position() % alignment != 0) {
+      staging.put((byte) 0);
     }
-    channel.position(position);
-    while (remaining > 0) {
-      remaining -= channel.write(sources);
+    staging.flip();
+    while (staging.hasRemaining()) {
+      channel.write(staging, position + staging.position());
     }
-    buffers.clear();
+    staging.clear();
   }
 
   private synchronized FileChannel dataChannel() throws IOException {
@@ -402,6 +403,30 @@ final class DiskObject {
               data, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
     return dataChannel;
+  }
+
+  /**
+   * The data file opened for the writer, with direct I/O where the file system allows it: the
+   * tier's bytes then skip the page cache's copy and its writeback, and the kernel drops the range
+   * from the page cache for the reads that follow. Elsewhere, ordinary writes.
+   */
+  private synchronized FileChannel writeChannel() throws IOException {
+    if (removed) {
+      throw new ClosedChannelException();
+    }
+    if (writeChannel == null || !writeChannel.isOpen()) {
+      try {
+        writeChannel =
+            FileChannel.open(
+                data,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE,
+                ExtendedOpenOption.DIRECT);
+      } catch (IOException | UnsupportedOperationException e) {
+        writeChannel = FileChannel.open(data, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      }
+    }
+    return writeChannel;
   }
 
   private synchronized FileChannel indexChannel() throws IOException {
@@ -425,18 +450,25 @@ final class DiskObject {
 
   /** Closes the files, keeping them. */
   synchronized void close() throws IOException {
-    FileChannel dataFile = dataChannel;
-    FileChannel indexFile = indexChannel;
+    List<FileChannel> open = new ArrayList<>();
+    for (FileChannel channel : new FileChannel[] {dataChannel, writeChannel, indexChannel}) {
+      if (channel != null) {
+        open.add(channel);
+      }
+    }
     dataChannel = null;
+    writeChannel = null;
     indexChannel = null;
-    try {
-      if (dataFile != null) {
-        dataFile.close();
+    IOException failure = null;
+    for (FileChannel channel : open) {
+      try {
+        channel.close();
+      } catch (IOException e) {
+        failure = failure == null ? e : failure;
       }
-    } finally {
-      if (indexFile != null) {
-        indexFile.close();
-      }
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 }

@@ -55,11 +55,12 @@ import org.slf4j.LoggerFactory;
  * factory opens or closes); each passes its own metrics to what it calls. The map of objects is
  * concurrent; no lock is held across I/O except an object's own while it loads its index. A block
  * queued for writing stays pinned until written, so its memory stays counted in the block cache's
- * budget; the bytes queued are bounded, and a block that does not fit is not written (counted). Any
- * disk error pauses the tier (reads and writes) for a minute with a warning; reads then go to the
- * store, and never fail because of the disk. A factory that closes waits for the writes queued so
- * far (so that none still pins its blocks); the last one stops the writer (unpinning what it had
- * not written after 10 s), closes every file and releases the lock.
+ * budget; the bytes queued are bounded, and a block that does not fit is not written (counted). The
+ * writer thread alone uses the staging buffer it copies granules into for direct I/O. Any disk
+ * error pauses the tier (reads and writes) for a minute with a warning; reads then go to the store,
+ * and never fail because of the disk. A factory that closes waits for the writes queued so far (so
+ * that none still pins its blocks); the last one stops the writer (unpinning what it had not
+ * written after 10 s), closes every file and releases the lock.
  */
 final class DiskTier {
 
@@ -85,6 +86,9 @@ final class DiskTier {
   private final AtomicLong queuedBytes = new AtomicLong();
   private final AtomicLong ticks = new AtomicLong();
   private final ThreadPoolExecutor writer;
+  // The writer thread's: where the granules of a write are copied before they go to disk.
+  private final int alignment;
+  private final ByteBuffer staging;
   private int users; // guarded by OPEN
   private volatile long pausedUntil;
   private volatile boolean paused;
@@ -102,6 +106,9 @@ final class DiskTier {
     this.nanoTime = nanoTime;
     this.lockChannel = lockChannel;
     this.lock = lock;
+    this.alignment = alignmentIn(directory);
+    this.staging =
+        ByteBuffer.allocateDirect(DiskObject.MAX_RUN + 2 * alignment).alignedSlice(alignment);
     this.writer =
         new ThreadPoolExecutor(
             1,
@@ -110,6 +117,19 @@ final class DiskTier {
             TimeUnit.SECONDS,
             new ArrayBlockingQueue<>(QUEUED_WRITES),
             DaemonPools.threadFactory("seekwell-disk-writer-"));
+  }
+
+  /**
+   * The unit direct I/O in {@code directory} must be aligned to: its file system's block size, at
+   * least 4 KiB, or 4 KiB if the file system does not tell.
+   */
+  private static int alignmentIn(Path directory) {
+    try {
+      long blockSize = Files.getFileStore(directory).getBlockSize();
+      return (int) Math.min(DiskObject.GRANULE, Math.max(4096, blockSize));
+    } catch (IOException | UnsupportedOperationException e) {
+      return 4096;
+    }
   }
 
   /**
@@ -534,7 +554,7 @@ final class DiskTier {
               }
             });
         if (!missing.isEmpty()) {
-          metrics.add(Metric.DISK_BYTES_WRITTEN, object.write(missing));
+          metrics.add(Metric.DISK_BYTES_WRITTEN, object.write(missing, staging, alignment));
         }
         evictBeyondBound(metrics);
       } catch (ClosedChannelException e) {
