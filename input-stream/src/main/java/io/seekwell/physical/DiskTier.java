@@ -273,22 +273,15 @@ final class DiskTier {
     listed.sort(Comparator.comparing(Listed::modified));
     for (Listed entry : listed) {
       long bytes = DiskObject.estimatedBytes(entry.size());
-      objects.put(
-          entry.name(),
-          new DiskObject(
-              directory,
-              entry.name(),
-              true,
-              bytes,
-              ticks.incrementAndGet(),
-              storedBytes::addAndGet));
+      objects.put(entry.name(), newObject(entry.name(), true, bytes));
       storedBytes.addAndGet(bytes);
     }
   }
 
-  private DiskObject newObject(String name) {
+  /** An object of this directory; see {@link DiskObject#DiskObject} for {@code listed}. */
+  private DiskObject newObject(String name, boolean listed, long bytes) {
     return new DiskObject(
-        directory, name, false, 0, ticks.incrementAndGet(), storedBytes::addAndGet);
+        directory, name, listed, bytes, ticks.incrementAndGet(), storedBytes::addAndGet);
   }
 
   /** The name an object version's files have: the SHA-256 of its identity. */
@@ -535,7 +528,7 @@ final class DiskTier {
           metrics.increment(Metric.DISK_WRITES_SKIPPED);
           return;
         }
-        DiskObject object = objects.computeIfAbsent(name, DiskTier.this::newObject);
+        DiskObject object = objects.computeIfAbsent(name, n -> newObject(n, false, 0));
         if (!load(object, identity, key.length(), metrics)) {
           return;
         }
