@@ -239,24 +239,20 @@ public final class PlanningBenchmark {
       try (S3FileIO io = new S3FileIO(() -> Clients.sync(endpoint, credentials, null))) {
         io.initialize(Map.of());
         String location = "s3://" + BUCKET + "/tables/" + name;
-        String metadata = create(io, location, snapshots, i -> files.make(admin, location, i));
+        String metadata = create(io, location, snapshots, admin, files);
         admin.putObject(b -> b.bucket(BUCKET).key(marker), RequestBody.fromString(metadata));
         return metadata;
       }
     }
   }
 
-  /** Makes the {@code i}th appended data file. */
-  @FunctionalInterface
-  private interface FileMaker {
-    DataFile make(int i) throws IOException;
-  }
-
   /**
-   * Creates a table at {@code location} and appends one data file {@code snapshots} times; returns
-   * its metadata file. Only the last metadata is written: planning reads nothing else of it.
+   * Creates a table at {@code location} and appends one data file of {@code files} (made with
+   * {@code admin}) {@code snapshots} times; returns its metadata file. Only the last metadata is
+   * written: planning reads nothing else of it.
    */
-  private static String create(FileIO io, String location, int snapshots, FileMaker files)
+  private static String create(
+      FileIO io, String location, int snapshots, S3Client admin, AppendedFile files)
       throws IOException {
     Schema schema =
         new Schema(
@@ -272,7 +268,7 @@ public final class PlanningBenchmark {
             Map.of(TableProperties.MANIFEST_MERGE_ENABLED, "false")));
     Table table = new BaseTable(operations, "planning");
     for (int i = 0; i < snapshots; i++) {
-      table.newFastAppend().appendFile(files.make(i)).commit();
+      table.newFastAppend().appendFile(files.make(admin, location, i)).commit();
       if ((i + 1) % 100 == 0) {
         System.out.printf("... %d of %d snapshots%n", i + 1, snapshots);
       }
