@@ -3,6 +3,7 @@ package io.seekwell.physical;
 import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -10,15 +11,19 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.LongConsumer;
 import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The bytes of one immutable object version kept by the {@link DiskTier}: a sparse data file with
@@ -27,27 +32,51 @@ import java.util.zip.CRC32C;
  * record is complete and its bytes match the checksum, so a crash mid-write, a torn record or a
  * file someone cut short never serves a wrong byte: the granule is fetched again.
  *
- * <p>Thread-safety: loading, creating files and removing are synchronized on the object; reads of
+ * <p>Granules the page cache holds are copied out of memory mappings of the data file (one per
+ * gigabyte, made on first read): one copy into the block, where a positional read into a heap array
+ * costs two (the kernel's, then the JDK's out of its direct buffer). Granules it does not hold are
+ * read with a positional read, so that a mapping never faults on the device: a fault under a
+ * mapping (a device error, or a file cut short by someone else) is reported by the JVM as an {@link
+ * InternalError} at the copy or a little later on the same thread, which could strand a lock. A
+ * mapping covers the object's whole length; making it extends a shorter file with a hole, which
+ * reads as zeros and fails its checksum. What is left is a file cut short between the check and the
+ * copy; the tier's fill takes the error as a disk error. Where the runtime cannot release a mapping
+ * at once ({@link Mappings#available()}), every read is a positional read. Files are open only
+ * while a read, a write or a mapping is made.
+ *
+ * <p>Thread-safety: loading, creating files and mapping are synchronized on the object; reads of
  * granules run concurrently on fetch threads, and writes come from the tier's one writer thread. A
- * granule's checksum is set before its bit in {@code present}, whose atomic write publishes it.
+ * granule's checksum is set before its bit in {@code present}, whose atomic write publishes it. A
+ * reader holds the read lock of {@code copying} while it copies out of a mapping (taken before it
+ * looks the mapping up); unmapping takes the mappings away under the monitor, then unmaps them
+ * under the write lock, so that no mapping goes away under a copy. It waits a second at most: a
+ * lock a fault stranded is given up on, and the collector unmaps.
  */
 final class DiskObject {
 
+  private static final Logger LOG = LoggerFactory.getLogger(DiskObject.class);
   static final int GRANULE = 64 * 1024;
   private static final byte[] MAGIC = "SEEKWELL-DISK-1\n".getBytes(StandardCharsets.US_ASCII);
   private static final int RECORD = 12;
 
   /**
-   * The most granule bytes one system call reads or writes: 4 granules, which with the JDK's copy
-   * through a direct buffer of the same size stay within a core's L2 cache.
+   * The most granule bytes one read copies or one system call writes: 16 granules, within a core's
+   * L2 cache, and few enough wake-ups of the readers waiting for them.
    */
-  static final int MAX_RUN = 4 * GRANULE;
+  static final int MAX_RUN = 16 * GRANULE;
+
+  /** How long unmapping waits for the copies going on, which take microseconds. */
+  private static final long UNMAP_WAIT_SECONDS = 1;
+
+  /** The bytes one mapping covers: a multiple of {@link #MAX_RUN}, below 2 GiB. */
+  private static final long REGION = 1L << 30;
 
   private final Path data;
   private final Path index;
   private final LongConsumer sizeChanges;
   private final boolean listed;
   private final AtomicLong storedBytes;
+  private final ReentrantReadWriteLock copying = new ReentrantReadWriteLock();
   private volatile long lastUsed;
 
   // Set by load(), guarded by this; read without the lock only after load() returned.
@@ -55,9 +84,7 @@ final class DiskObject {
   private long length;
   private volatile AtomicLongArray present;
   private int[] checksums;
-  private FileChannel dataChannel;
-  private FileChannel writeChannel;
-  private FileChannel indexChannel;
+  private MappedByteBuffer[] regions;
   private volatile boolean removed;
 
   /**
@@ -152,11 +179,16 @@ final class DiskObject {
       if (listed) {
         Files.deleteIfExists(data);
       }
-      indexChannel = openIndex(true);
-      indexChannel.write(ByteBuffer.wrap(header));
+      try (FileChannel fresh = openIndex(true)) {
+        ByteBuffer bytes = ByteBuffer.wrap(header);
+        while (bytes.hasRemaining()) {
+          fresh.write(bytes);
+        }
+      }
     } else {
-      indexChannel = openIndex(false);
-      indexChannel.truncate(valid);
+      try (FileChannel kept = openIndex(false)) {
+        kept.truncate(valid);
+      }
     }
     changeStored(countStored() - storedBytes.get());
     return true;
@@ -268,10 +300,10 @@ final class DiskObject {
   }
 
   /**
-   * Reads the stored granules from {@code granule} on that fit whole in {@code length} bytes (at
-   * most {@link #MAX_RUN}) into {@code array} at {@code offset}, with one positional read, and
-   * checks each. The first granule cut short or failing its checksum is forgotten, so that it is
-   * fetched and written again, and told to {@code onBad} (once, however many readers find it).
+   * Copies the stored granules from {@code granule} on that fit whole in {@code length} bytes (at
+   * most {@link #MAX_RUN}, within one mapping) into {@code array} at {@code offset}, and checks
+   * each. The first granule cut short or failing its checksum is forgotten, so that it is fetched
+   * and written again, and told to {@code onBad} (once, however many readers find it).
    *
    * @return how many bytes, from the start of {@code granule}, are the object's: whole granules
    *     (the object's last may be shorter), 0 if the first is not stored or does not fit
@@ -284,22 +316,14 @@ final class DiskObject {
         next++) {
       size += lengthOf(next);
       granules++;
-      if (size >= MAX_RUN) {
+      if (size >= MAX_RUN || startOf(next + 1) % REGION == 0) {
         break;
       }
     }
     if (granules == 0) {
       return 0;
     }
-    ByteBuffer target = ByteBuffer.wrap(array, offset, size);
-    FileChannel channel = dataChannel();
-    long position = startOf(granule) - offset;
-    while (target.hasRemaining()) {
-      if (channel.read(target, position + target.position()) < 0) {
-        break;
-      }
-    }
-    int arrived = target.position() - offset;
+    int arrived = copy(startOf(granule), array, offset, size);
     int good = 0;
     for (int next = granule; next < granule + granules; next++) {
       int granuleLength = lengthOf(next);
@@ -321,17 +345,34 @@ final class DiskObject {
   }
 
   /**
+   * How the writer thread writes: through {@code buffer} (its own; direct, aligned to {@code
+   * alignment}, at least {@link #MAX_RUN} plus one alignment unit long), with direct I/O if {@code
+   * direct}, in whole units of {@code alignment}.
+   */
+  record Staging(ByteBuffer buffer, int alignment, boolean direct) {}
+
+  /**
    * Writes whole granules, each given as the buffers that hold its bytes in order (ascending), then
    * their index records; a granule counts once both are written. The bytes of consecutive granules
-   * are copied into {@code staging} (direct, aligned for direct I/O, at least {@link #MAX_RUN} plus
-   * one alignment unit long; the writer thread's own) and written from it, up to {@link #MAX_RUN}
-   * per write.
+   * are copied into the staging buffer and written from it, up to {@link #MAX_RUN} per write. The
+   * files are open only during the call.
    *
    * @return the bytes written
    */
-  long write(Map<Integer, List<ByteBuffer>> granules, ByteBuffer staging, int alignment)
+  long write(Map<Integer, List<ByteBuffer>> granules, Staging staging) throws IOException {
+    try (FileChannel channel = openData(staging.direct());
+        FileChannel indexWriter = openIndex(false)) {
+      return write(granules, channel, indexWriter, staging.buffer(), staging.alignment());
+    }
+  }
+
+  private long write(
+      Map<Integer, List<ByteBuffer>> granules,
+      FileChannel channel,
+      FileChannel indexWriter,
+      ByteBuffer staging,
+      int alignment)
       throws IOException {
-    FileChannel channel = writeChannel();
     ByteBuffer records = ByteBuffer.allocate(granules.size() * RECORD);
     Map<Integer, Integer> written = new LinkedHashMap<>();
     staging.clear();
@@ -360,7 +401,6 @@ final class DiskObject {
     }
     writeStaged(channel, runStart, staging, alignment);
     records.flip();
-    FileChannel indexWriter = indexChannel();
     while (records.hasRemaining()) {
       indexWriter.write(records, indexWriter.size());
     }
@@ -393,82 +433,123 @@ final class DiskObject {
     staging.clear();
   }
 
-  private synchronized FileChannel dataChannel() throws IOException {
+  /** Copies {@code size} bytes of the data file from {@code position}, all in one mapping. */
+  /**
+   * Copies {@code size} bytes of the data file from {@code position} (all in one mapping): out of
+   * the mapping if the page cache holds them all (and the runtime can unmap files), else with a
+   * positional read, which also brings them into the page cache.
+   *
+   * @return how many bytes the file had
+   */
+  private int copy(long position, byte[] array, int offset, int size) throws IOException {
+    if (Mappings.available()) {
+      Lock shared = copying.readLock();
+      shared.lock();
+      try {
+        MappedByteBuffer region = region(position);
+        int at = (int) (position % REGION);
+        if (region.slice(at, size).isLoaded()) {
+          region.get(at, array, offset, size);
+          return size;
+        }
+      } finally {
+        shared.unlock();
+      }
+    }
+    ByteBuffer target = ByteBuffer.wrap(array, offset, size);
+    try (FileChannel channel = FileChannel.open(data, StandardOpenOption.READ)) {
+      while (target.hasRemaining()) {
+        if (channel.read(target, position + target.position() - offset) < 0) {
+          break;
+        }
+      }
+    } catch (NoSuchFileException e) {
+      throw new ClosedChannelException(); // evicted meanwhile (or deleted): the GET serves it
+    }
+    return target.position() - offset;
+  }
+
+  /** The mapping holding {@code position}, made if it is not yet. */
+  private synchronized MappedByteBuffer region(long position) throws IOException {
     if (removed) {
       throw new ClosedChannelException();
     }
-    if (dataChannel == null || !dataChannel.isOpen()) {
-      dataChannel =
-          FileChannel.open(
-              data, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    if (regions == null) {
+      regions = new MappedByteBuffer[Math.toIntExact((length + REGION - 1) / REGION)];
     }
-    return dataChannel;
+    int index = (int) (position / REGION);
+    if (regions[index] == null) {
+      long start = index * REGION;
+      // Opened for writing too: mapping extends a file shorter than the object, with a hole.
+      try (FileChannel channel =
+          FileChannel.open(
+              data, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        regions[index] =
+            channel.map(FileChannel.MapMode.READ_ONLY, start, Math.min(REGION, length - start));
+      }
+    }
+    return regions[index];
   }
 
   /**
-   * The data file opened for the writer, with direct I/O where the file system allows it: the
-   * tier's bytes then skip the page cache's copy and its writeback, and the kernel drops the range
-   * from the page cache for the reads that follow. Elsewhere, ordinary writes.
+   * Releases the object's mappings (waiting for copies going on); the next read maps again. The
+   * tier calls it to bound the mappings the process holds.
    */
-  private synchronized FileChannel writeChannel() throws IOException {
-    if (removed) {
-      throw new ClosedChannelException();
+  void unmap() {
+    MappedByteBuffer[] mapped;
+    synchronized (this) {
+      mapped = regions;
+      regions = null;
     }
-    if (writeChannel == null || !writeChannel.isOpen()) {
-      try {
-        writeChannel =
-            FileChannel.open(
-                data,
-                StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE,
-                ExtendedOpenOption.DIRECT);
-      } catch (IOException | UnsupportedOperationException e) {
-        writeChannel = FileChannel.open(data, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    if (mapped == null) {
+      return;
+    }
+    Lock exclusive = copying.writeLock();
+    boolean locked = false;
+    try {
+      locked = exclusive.tryLock(UNMAP_WAIT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (!locked) {
+      // A copy still holds (or a fault made it leak) its lock: the collector unmaps these later.
+      LOG.warn("Disk cache: {} is still being read; its mappings go when no longer used", data);
+      return;
+    }
+    try {
+      for (MappedByteBuffer region : mapped) {
+        if (region != null) {
+          Mappings.unmap(region);
+        }
       }
+    } finally {
+      exclusive.unlock();
     }
-    return writeChannel;
   }
 
-  private synchronized FileChannel indexChannel() throws IOException {
+  /**
+   * The data file opened for writing; with {@code direct} I/O the tier's bytes skip the page
+   * cache's copy and its writeback, and the kernel drops the range from the page cache for the
+   * reads that follow.
+   */
+  private FileChannel openData(boolean direct) throws IOException {
     if (removed) {
       throw new ClosedChannelException();
     }
-    if (indexChannel == null || !indexChannel.isOpen()) {
-      indexChannel = openIndex(false);
-    }
-    return indexChannel;
+    return direct
+        ? FileChannel.open(
+            data, StandardOpenOption.CREATE, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT)
+        : FileChannel.open(data, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
   }
 
-  /** Closes the files and deletes them; reads going on fail and are served by a GET. */
-  synchronized void remove() throws IOException {
-    changeStored(-storedBytes.get());
-    removed = true;
-    close();
+  /** Unmaps the files and deletes them; reads going on fail and are served by a GET. */
+  void remove() throws IOException {
+    synchronized (this) {
+      changeStored(-storedBytes.get());
+      removed = true;
+    }
+    unmap();
     Files.deleteIfExists(index);
     Files.deleteIfExists(data);
-  }
-
-  /** Closes the files, keeping them. */
-  synchronized void close() throws IOException {
-    List<FileChannel> open = new ArrayList<>();
-    for (FileChannel channel : new FileChannel[] {dataChannel, writeChannel, indexChannel}) {
-      if (channel != null) {
-        open.add(channel);
-      }
-    }
-    dataChannel = null;
-    writeChannel = null;
-    indexChannel = null;
-    IOException failure = null;
-    for (FileChannel channel : open) {
-      try {
-        channel.close();
-      } catch (IOException e) {
-        failure = failure == null ? e : failure;
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
   }
 }

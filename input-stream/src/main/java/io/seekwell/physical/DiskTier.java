@@ -1,5 +1,9 @@
 package io.seekwell.physical;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.sun.nio.file.ExtendedOpenOption;
 import io.seekwell.common.concurrent.DaemonPools;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
@@ -56,7 +60,10 @@ import org.slf4j.LoggerFactory;
  * concurrent; no lock is held across I/O except an object's own while it loads its index. A block
  * queued for writing stays pinned until written, so its memory stays counted in the block cache's
  * budget; the bytes queued are bounded, and a block that does not fit is not written (counted). The
- * writer thread alone uses the staging buffer it copies granules into for direct I/O. Any disk
+ * writer thread alone uses the staging buffer it copies granules into for direct I/O. Files are
+ * mapped for reading (see {@link DiskObject}); the mappings of the {@value #MAPPED_OBJECTS} objects
+ * read last stay, kept in a bounded cache whose evictions unmap (on the thread that causes them).
+ * No file stays open between reads or writes, so the tier holds no descriptor per object. Any disk
  * error pauses the tier (reads and writes) for a minute with a warning; reads then go to the store,
  * and never fail because of the disk. A factory that closes waits for the writes queued so far (so
  * that none still pins its blocks); the last one stops the writer (unpinning what it had not
@@ -72,6 +79,12 @@ final class DiskTier {
   private static final int QUEUED_WRITES = 64;
   private static final long WRITES_AT_CLOSE_SECONDS = 10;
 
+  /**
+   * The most objects whose files stay mapped: a process may hold only so many mappings ({@code
+   * vm.max_map_count}, 65,530 by default on Linux), and each costs one per gigabyte of its object.
+   */
+  static final int MAPPED_OBJECTS = 1024;
+
   /** The tiers open in this process, by directory; changed only at factory open and close. */
   private static final Map<Path, DiskTier> OPEN = new HashMap<>();
 
@@ -86,9 +99,15 @@ final class DiskTier {
   private final AtomicLong queuedBytes = new AtomicLong();
   private final AtomicLong ticks = new AtomicLong();
   private final ThreadPoolExecutor writer;
+  // The objects read lately, whose mappings stay; the object that falls out is unmapped.
+  private final Cache<DiskObject, Boolean> mapped =
+      Caffeine.newBuilder()
+          .maximumSize(MAPPED_OBJECTS)
+          .executor(Runnable::run)
+          .removalListener((DiskObject object, Boolean unused, RemovalCause cause) -> unmap(object))
+          .build();
   // The writer thread's: where the granules of a write are copied before they go to disk.
-  private final int alignment;
-  private final ByteBuffer staging;
+  private final DiskObject.Staging staging;
   private int users; // guarded by OPEN
   private volatile long pausedUntil;
   private volatile boolean paused;
@@ -99,16 +118,15 @@ final class DiskTier {
       long maxQueuedBytes,
       LongSupplier nanoTime,
       FileChannel lockChannel,
-      FileLock lock) {
+      FileLock lock,
+      DiskObject.Staging staging) {
     this.directory = directory;
     this.maxBytes = maxBytes;
     this.maxQueuedBytes = maxQueuedBytes;
     this.nanoTime = nanoTime;
     this.lockChannel = lockChannel;
     this.lock = lock;
-    this.alignment = alignmentIn(directory);
-    this.staging =
-        ByteBuffer.allocateDirect(DiskObject.MAX_RUN + 2 * alignment).alignedSlice(alignment);
+    this.staging = staging;
     this.writer =
         new ThreadPoolExecutor(
             1,
@@ -129,6 +147,35 @@ final class DiskTier {
       return (int) Math.min(DiskObject.GRANULE, Math.max(4096, blockSize));
     } catch (IOException | UnsupportedOperationException e) {
       return 4096;
+    }
+  }
+
+  /** The writer's staging buffer for {@code directory}'s file system. */
+  private static DiskObject.Staging stagingFor(Path directory) throws IOException {
+    int alignment = alignmentIn(directory);
+    return new DiskObject.Staging(
+        ByteBuffer.allocateDirect(DiskObject.MAX_RUN + 2 * alignment).alignedSlice(alignment),
+        alignment,
+        directWritesWork(directory));
+  }
+
+  /**
+   * Whether files in {@code directory} can be opened for direct I/O; where the file system refuses
+   * it (a few do), the tier writes through the page cache.
+   */
+  private static boolean directWritesWork(Path directory) throws IOException {
+    Path probe = Files.createTempFile(directory, ".direct", ".probe");
+    try (FileChannel channel =
+        FileChannel.open(probe, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT)) {
+      return channel.isOpen();
+    } catch (IOException | UnsupportedOperationException e) {
+      LOG.info(
+          "Disk cache in {}: no direct I/O here ({}); writes go through the page cache",
+          directory,
+          e.toString());
+      return false;
+    } finally {
+      Files.deleteIfExists(probe);
     }
   }
 
@@ -208,7 +255,13 @@ final class DiskTier {
       FileLock lock = tryLock(lockChannel, directory);
       DiskTier tier =
           new DiskTier(
-              directory, configuration.maxSize(), maxQueuedBytes, nanoTime, lockChannel, lock);
+              directory,
+              configuration.maxSize(),
+              maxQueuedBytes,
+              nanoTime,
+              lockChannel,
+              lock,
+              stagingFor(directory));
       tier.loadListing();
       return tier;
     } catch (IOException | RuntimeException e) {
@@ -321,11 +374,25 @@ final class DiskTier {
         return 0;
       }
       object.used(ticks.incrementAndGet());
-      return block.fillInPlace(new GranuleFiller(object, block.range().start(), metrics, stream));
+      try {
+        return block.fillInPlace(new GranuleFiller(object, block.range().start(), metrics, stream));
+      } finally {
+        mapped.get(object, read -> Boolean.TRUE); // after the read: the last to map, it counts
+        if (mapped.estimatedSize() > MAPPED_OBJECTS) {
+          mapped.cleanUp(); // evicts now, not at the cache's next maintenance
+        }
+      }
     } catch (ClosedChannelException e) {
       return 0; // evicted meanwhile: the GET serves the bytes
     } catch (IOException e) {
       pause("reading " + key.location() + " " + block.range(), e, metrics);
+      return 0;
+    } catch (InternalError e) {
+      // The JVM's report of a fault under a mapping: the file was cut short, or the device failed.
+      pause(
+          "reading " + key.location() + " " + block.range(),
+          new IOException("a mapped data file could not be read", e),
+          metrics);
       return 0;
     }
   }
@@ -547,7 +614,7 @@ final class DiskTier {
               }
             });
         if (!missing.isEmpty()) {
-          metrics.add(Metric.DISK_BYTES_WRITTEN, object.write(missing, staging, alignment));
+          metrics.add(Metric.DISK_BYTES_WRITTEN, object.write(missing, staging));
         }
         evictBeyondBound(metrics);
       } catch (ClosedChannelException e) {
@@ -582,6 +649,7 @@ final class DiskTier {
       metrics.increment(Metric.DISK_EVICTIONS);
       try {
         coldest.remove();
+        mapped.invalidate(coldest);
       } catch (IOException e) {
         pause("evicting " + coldest.indexFile(), e, metrics);
       }
@@ -634,19 +702,19 @@ final class DiskTier {
         write.release();
       }
     }
-    for (DiskObject object : objects.values()) {
-      try {
-        object.close();
-      } catch (IOException e) {
-        LOG.warn("Disk cache in {}: closing {} failed", directory, object.indexFile(), e);
-      }
-    }
+    objects.values().forEach(DiskObject::unmap);
     try {
       lock.release();
     } catch (IOException e) {
       LOG.warn("Disk cache in {}: releasing the lock failed", directory, e);
     }
     closeQuietly(lockChannel);
+  }
+
+  private static void unmap(DiskObject object) {
+    if (object != null) {
+      object.unmap();
+    }
   }
 
   private static void closeQuietly(FileChannel channel) {

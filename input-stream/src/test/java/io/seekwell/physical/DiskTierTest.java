@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -175,6 +176,109 @@ class DiskTierTest {
   }
 
   @Test
+  void aDataFileCutShortWhileMappedIsDetectedAndFetchedAgain() throws IOException {
+    readWholeInOwnFactory(new Metrics(), IMMUTABLE);
+    Metrics metrics = new Metrics();
+    try (PhysicalIO io = physicalIO(metrics, 64 * MIB)) {
+      assertArrayEquals(content, read(io, IMMUTABLE, 0, LENGTH)); // from disk: the file is mapped
+      assertEquals(1, mappingsIn(directory));
+      try (FileChannel channel = FileChannel.open(only(".data"), StandardOpenOption.WRITE)) {
+        channel.truncate(MIB);
+      }
+      io.invalidate(LOCATION);
+      int getsBefore = store.gets().size();
+      assertArrayEquals(content, read(io, IMMUTABLE, 0, LENGTH));
+      assertTrue(store.gets().size() > getsBefore, "the store serves what the disk lost");
+    }
+    assertEquals(LENGTH + MIB, metrics.get(Metric.DISK_BYTES_READ), "all, then the first MiB");
+    assertTrue(metrics.get(Metric.DISK_CHECKSUM_FAILURES) >= 1);
+    assertEquals(0, metrics.get(Metric.DISK_ERRORS));
+  }
+
+  @Test
+  void theTierHoldsNoFileOpenBetweenWritesAndUnmapsWhenClosed() throws IOException {
+    readWholeInOwnFactory(new Metrics(), IMMUTABLE);
+    try (PhysicalIO io = physicalIO(new Metrics(), 64 * MIB)) {
+      assertArrayEquals(content, read(io, IMMUTABLE, 0, LENGTH));
+      // Closing a factory that shares the tier waits for the writes queued so far.
+      physicalIO(new Metrics(), 64 * MIB).close();
+      assertEquals(List.of(directory.toRealPath().resolve(".lock")), filesOpenIn(directory));
+      assertEquals(1, mappingsIn(directory));
+    }
+    assertEquals(List.of(), filesOpenIn(directory));
+    assertEquals(0, mappingsIn(directory));
+  }
+
+  @Test
+  void atMostTheBoundOfObjectsStayMapped() throws IOException {
+    int objects = DiskTier.MAPPED_OBJECTS + 16;
+    List<ObjectLocation> locations = new ArrayList<>();
+    List<byte[]> contents = new ArrayList<>();
+    List<String> tags = new ArrayList<>();
+    for (int i = 0; i < objects; i++) {
+      locations.add(ObjectLocation.of("bucket", "manifests/" + i + ".avro"));
+      contents.add(TestData.randomBytes(i, 1000));
+      tags.add(store.put(locations.get(i), contents.get(i)));
+    }
+    Metrics written = new Metrics();
+    try (PhysicalIO io = physicalIO(written, 64 * MIB)) {
+      for (int i = 0; i < objects; i++) {
+        readSmall(io, locations.get(i), tags.get(i), contents.get(i));
+        if (i % 32 == 31) {
+          physicalIO(new Metrics(), 64 * MIB).close(); // lets the queued writes finish
+        }
+      }
+    }
+    assertEquals(objects * 1000L, written.get(Metric.DISK_BYTES_WRITTEN));
+
+    Metrics metrics = new Metrics();
+    try (PhysicalIO io = physicalIO(metrics, 64 * MIB)) {
+      for (int i = 0; i < objects; i++) {
+        readSmall(io, locations.get(i), tags.get(i), contents.get(i));
+      }
+      assertEquals(objects * 1000L, metrics.get(Metric.DISK_BYTES_READ), "each was mapped");
+      long mapped = mappingsIn(directory);
+      assertTrue(mapped > 0 && mapped <= DiskTier.MAPPED_OBJECTS, mapped + " mappings");
+    }
+  }
+
+  private static void readSmall(PhysicalIO io, ObjectLocation location, String tag, byte[] expected)
+      throws IOException {
+    try (ObjectReader reader = io.open(location, ObjectMetadata.of(1000, tag), IMMUTABLE)) {
+      byte[] bytes = new byte[1000];
+      assertEquals(1000, reader.read(0, bytes, 0, 1000));
+      assertArrayEquals(expected, bytes);
+    }
+  }
+
+  /** The files of {@code directory} this process has open (Linux). */
+  private static List<Path> filesOpenIn(Path directory) throws IOException {
+    Path real = directory.toRealPath();
+    List<Path> open = new ArrayList<>();
+    try (Stream<Path> descriptors = Files.list(Path.of("/proc/self/fd"))) {
+      for (Path descriptor : (Iterable<Path>) descriptors::iterator) {
+        try {
+          Path target = Files.readSymbolicLink(descriptor);
+          if (target.startsWith(real)) {
+            open.add(target);
+          }
+        } catch (IOException e) {
+          // Closed since it was listed (the listing's own descriptor, for one).
+        }
+      }
+    }
+    return open;
+  }
+
+  /** How many mappings this process holds of files in {@code directory} (Linux). */
+  private static long mappingsIn(Path directory) throws IOException {
+    String real = directory.toRealPath() + "/";
+    try (Stream<String> lines = Files.lines(Path.of("/proc/self/maps"))) {
+      return lines.filter(line -> line.contains(real)).count();
+    }
+  }
+
+  @Test
   void anIndexNamingAnotherObjectIsForeignAndDropped() throws IOException {
     ObjectLocation other = ObjectLocation.of("bucket", "data/other.parquet");
     byte[] otherContent = TestData.randomBytes(8, LENGTH);
@@ -317,10 +421,13 @@ class DiskTierTest {
     }
     Path data = only(".data");
     Files.delete(data);
-    Files.createSymbolicLink(data, Path.of("/dev/full")); // reads zeros, writes fail with ENOSPC
+    Files.createSymbolicLink(data, Path.of("/dev/full")); // writes fail with ENOSPC
     Metrics metrics = new Metrics();
-    readWholeInOwnFactory(metrics, IMMUTABLE);
-    assertTrue(metrics.get(Metric.DISK_CHECKSUM_FAILURES) >= 1, "zeros are not the bytes");
+    try (PhysicalIO io = physicalIO(metrics, 64 * MIB)) {
+      // Only bytes the disk does not hold: they are fetched, and writing them fails.
+      assertArrayEquals(
+          Arrays.copyOfRange(content, MIB, LENGTH), read(io, IMMUTABLE, MIB, LENGTH - MIB));
+    }
     assertTrue(metrics.get(Metric.DISK_ERRORS) >= 1, "a full disk is an error");
     assertEquals(0, metrics.get(Metric.DISK_BYTES_WRITTEN));
     assertEquals(0, metrics.get(Metric.DISK_BYTES_READ));
