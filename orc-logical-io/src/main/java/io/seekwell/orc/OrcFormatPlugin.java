@@ -1,0 +1,41 @@
+package io.seekwell.orc;
+
+import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.logical.FormatPlugin;
+import io.seekwell.logical.Prefetcher;
+import io.seekwell.logical.ReadStrategy;
+import java.util.List;
+
+/**
+ * The ORC format plug-in: at open of an ORC file, fetches its tail with one GET (one more if the
+ * tail is longer than {@code logicalio.orc.tail.prefetch.size}), parsing the postscript with ORC's
+ * own {@code OrcProto}. A small file is fetched whole. Found by {@link java.util.ServiceLoader};
+ * one per factory. Thread-safe.
+ */
+public final class OrcFormatPlugin implements FormatPlugin {
+
+  private volatile OrcSettings settings = OrcSettings.DEFAULT;
+
+  /** Creates the plug-in; {@link java.util.ServiceLoader} calls this. */
+  public OrcFormatPlugin() {}
+
+  @Override
+  public String name() {
+    return "orc";
+  }
+
+  @Override
+  public List<String> defaultSuffixes() {
+    return List.of(".orc");
+  }
+
+  @Override
+  public void configure(ConnectorConfiguration configuration) {
+    settings = OrcSettings.fromConfiguration(configuration);
+  }
+
+  @Override
+  public ReadStrategy newStrategy(Prefetcher prefetcher) {
+    return new OrcReadStrategy(prefetcher, settings);
+  }
+}

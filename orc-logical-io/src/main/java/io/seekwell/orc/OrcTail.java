@@ -1,0 +1,56 @@
+package io.seekwell.orc;
+
+import java.io.IOException;
+import org.apache.orc.OrcProto;
+import org.apache.orc.protobuf.CodedInputStream;
+
+/**
+ * The end of an ORC file: its postscript, parsed with ORC's own {@link OrcProto.PostScript}, and
+ * from it the length of the whole tail (postscript, footer and stripe statistics). Immutable.
+ *
+ * @param postScript the file's postscript
+ * @param length the bytes of the tail, from the start of the stripe statistics to the file's end
+ */
+record OrcTail(OrcProto.PostScript postScript, long length) {
+
+  /** The postscript's length is one byte, the file's last: at most 255, plus that byte. */
+  static final int LONGEST_POSTSCRIPT = 256;
+
+  private static final String MAGIC = "ORC";
+
+  /**
+   * Parses the postscript at the end of {@code end}, the last bytes of a file of {@code fileLength}
+   * bytes named {@code file}.
+   *
+   * @throws IOException if the bytes are not the end of an ORC file
+   */
+  static OrcTail parse(String file, long fileLength, byte[] end) throws IOException {
+    if (end.length == 0) {
+      throw new IOException(file + " is empty: not an ORC file");
+    }
+    int postScriptLength = end[end.length - 1] & 0xff;
+    if (postScriptLength == 0 || postScriptLength + 1 > end.length) {
+      throw new IOException(
+          file + " is not an ORC file: its postscript length is " + postScriptLength);
+    }
+    OrcProto.PostScript postScript;
+    try {
+      postScript =
+          OrcProto.PostScript.parseFrom(
+              CodedInputStream.newInstance(
+                  end, end.length - 1 - postScriptLength, postScriptLength));
+    } catch (IOException e) {
+      throw new IOException(file + " is not an ORC file: its postscript does not parse", e);
+    }
+    if (!MAGIC.equals(postScript.getMagic())) {
+      throw new IOException(file + " is not an ORC file: its postscript has no ORC magic");
+    }
+    long length =
+        1 + postScriptLength + postScript.getFooterLength() + postScript.getMetadataLength();
+    if (length > fileLength) {
+      throw new IOException(
+          file + " is not an ORC file: its tail of " + length + " bytes is longer than the file");
+    }
+    return new OrcTail(postScript, length);
+  }
+}
