@@ -7,6 +7,7 @@ import io.seekwell.common.ByteRange;
 import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.logical.Prefetcher;
 import io.seekwell.logical.ReadStrategy;
+import io.seekwell.logical.RecordingPrefetcher;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ class ParquetReadStrategyTest {
 
   @Test
   void aVectoredReadIsLearnedAsOneBatchAndItsNextRowGroupFetchedAsOneRun() throws Exception {
-    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     ParquetReadStrategy strategy = open(prefetcher);
     ParquetFooter footer = strategy.footer().get();
     assertTrue(rowGroups(footer) >= 3, "the file needs at least three row groups");
@@ -49,7 +50,7 @@ class ParquetReadStrategyTest {
 
   @Test
   void thePluginsStrategyLearnsAVectoredReadAsOneBatch() throws Exception {
-    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     try (ParquetFormatPlugin plugin = new ParquetFormatPlugin()) {
       plugin.configure(ConnectorConfiguration.empty());
       ReadStrategy strategy = plugin.newStrategy(prefetcher);
@@ -64,7 +65,7 @@ class ParquetReadStrategyTest {
 
   @Test
   void readsOneAtATimePrefetchEachColumnWhenItIsLearned() throws Exception {
-    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     ParquetReadStrategy strategy = open(prefetcher);
     ParquetFooter footer = strategy.footer().get();
 
@@ -78,7 +79,7 @@ class ParquetReadStrategyTest {
   @Test
   void aColdRowGroupReadInBuffersOneAfterAnotherIsReadAheadToItsEndInAGrowingWindow()
       throws Exception {
-    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     ParquetReadStrategy strategy = open(prefetcher);
     ParquetFooter footer = strategy.footer().get();
     long start = rowGroupRange(footer, 0).start();
@@ -106,13 +107,14 @@ class ParquetReadStrategyTest {
   @Test
   void aPredictedRowGroupReadInBuffersOneAfterAnotherIsNotReadAheadAgain() throws Exception {
     ColumnHistory history = new ColumnHistory(10);
-    ParquetReadStrategy first = open(new RecordingPrefetcher(file), history);
+    ParquetReadStrategy first =
+        open(new RecordingPrefetcher("s3://bucket/table.parquet", file), history);
     ParquetFooter footer = first.footer().get();
     ByteRange rowGroup = rowGroupRange(footer, 0);
     readInBuffers(first, rowGroup, 64 * 1024);
 
     // A second file of the schema: its first two row groups' columns are prefetched at open.
-    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     ParquetReadStrategy second = open(prefetcher, history);
     second.footer().get();
     List<ByteRange> atOpen = List.copyOf(prefetcher.prefetched);
@@ -126,7 +128,7 @@ class ParquetReadStrategyTest {
 
   @Test
   void aColdRunThatFindsNoMemoryStopsReadingAhead() throws Exception {
-    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     ParquetReadStrategy strategy = open(prefetcher);
     ParquetFooter footer = strategy.footer().get();
     ByteRange rowGroup = rowGroupRange(footer, 0);
@@ -143,7 +145,7 @@ class ParquetReadStrategyTest {
 
   @Test
   void aChunkIsPrefetchedOnlyOnce() throws Exception {
-    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     ParquetReadStrategy strategy = open(prefetcher);
     ParquetFooter footer = strategy.footer().get();
 
@@ -161,7 +163,7 @@ class ParquetReadStrategyTest {
     ParquetSettings settings =
         new ParquetSettings(
             64 * 1024, 1024 * 1024, 0, PrefetchMode.ROW_GROUP, 10, 1024 * 1024, true);
-    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     ParquetReadStrategy strategy = open(prefetcher, settings);
 
     ParquetFooter footer = strategy.footer().get();
@@ -178,12 +180,13 @@ class ParquetReadStrategyTest {
     ParquetSettings settings =
         new ParquetSettings(
             512, 512, Long.MAX_VALUE, PrefetchMode.ROW_GROUP, 10, 1024 * 1024, true);
-    RecordingPrefetcher prefetcher = new RecordingPrefetcher(file);
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
 
     ParquetFooter footer = open(prefetcher, settings).footer().get();
 
     assertEquals(2, prefetcher.fetched.size());
-    assertEquals(footer, open(new RecordingPrefetcher(file)).footer().get());
+    assertEquals(
+        footer, open(new RecordingPrefetcher("s3://bucket/table.parquet", file)).footer().get());
   }
 
   private static ParquetFooter awaitFooter(ParquetFormatPlugin plugin, String objectName)

@@ -1,7 +1,6 @@
-package io.seekwell.parquet;
+package io.seekwell.logical;
 
 import io.seekwell.common.ByteRange;
-import io.seekwell.logical.Prefetcher;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -11,20 +10,29 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A {@link Prefetcher} over a file's bytes in memory: serves what is fetched and records what is
  * fetched and prefetched (prefetches are only recorded).
  */
-final class RecordingPrefetcher implements Prefetcher {
+public final class RecordingPrefetcher implements Prefetcher {
 
-  final List<ByteRange> prefetched = new CopyOnWriteArrayList<>();
-  final List<ByteRange> fetched = new CopyOnWriteArrayList<>();
+  /** What was prefetched, in order. */
+  public final List<ByteRange> prefetched = new CopyOnWriteArrayList<>();
+
+  /** What was fetched, in order. */
+  public final List<ByteRange> fetched = new CopyOnWriteArrayList<>();
+
+  /** When set, prefetches find no memory: refused, not recorded. */
+  public volatile boolean refusing;
+
+  private final String name;
   private final byte[] file;
-  volatile boolean refusing; // prefetches find no memory: refused, not recorded
 
-  RecordingPrefetcher(byte[] file) {
+  /** Over {@code file}, named {@code name} ({@code s3://bucket/key}). */
+  public RecordingPrefetcher(String name, byte[] file) {
+    this.name = name;
     this.file = file;
   }
 
   @Override
   public String objectName() {
-    return "s3://bucket/table.parquet";
+    return name;
   }
 
   @Override

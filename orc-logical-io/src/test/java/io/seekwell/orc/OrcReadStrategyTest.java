@@ -1,0 +1,99 @@
+package io.seekwell.orc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.common.ByteRange;
+import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.logical.RecordingPrefetcher;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.orc.CompressionKind;
+import org.apache.orc.OrcProto;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The ORC strategy on files written by Apache ORC: the footer it parses lists the stripes ORC's own
+ * reader lists, with every codec ORC writes; and it fetches each stripe's footer ahead of the
+ * reader.
+ */
+class OrcReadStrategyTest {
+
+  private static final String NAME = "s3://bucket/t/data/part-0.orc";
+
+  @TempDir Path dir;
+
+  private static OrcReadStrategy open(RecordingPrefetcher prefetcher, long tailPrefetchSize) {
+    OrcReadStrategy strategy = new OrcReadStrategy(prefetcher, new OrcSettings(tailPrefetchSize));
+    strategy.onOpen();
+    return strategy;
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = CompressionKind.class,
+      names = {"NONE", "ZLIB", "SNAPPY", "LZ4", "LZO", "ZSTD"})
+  void theFooterListsTheStripesOrcLists(CompressionKind compression) throws Exception {
+    Path file = dir.resolve("part-" + compression + ".orc");
+    byte[] content = OrcFiles.write(file, 16, 20_000, 256 * 1024, compression, 7);
+    List<Stripe> expected = OrcFiles.stripes(file);
+    assertTrue(expected.size() >= 3, expected.size() + " stripes");
+
+    OrcProto.Footer footer =
+        open(new RecordingPrefetcher(NAME, content), OrcSettings.DEFAULT.tailPrefetchSize())
+            .footer()
+            .get();
+
+    assertEquals(expected, Stripe.of(footer));
+    assertEquals(20_000, footer.getNumberOfRows());
+  }
+
+  @Test
+  void aLongTailIsFetchedInTwoParts() throws Exception {
+    byte[] content =
+        OrcFiles.write(dir.resolve("long.orc"), 64, 8_000, 1 << 20, CompressionKind.ZLIB, 5);
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher(NAME, content);
+    long tail = OrcTail.parse(NAME, content.length, content).length();
+    assertTrue(tail > 1024, tail + " bytes of tail");
+
+    OrcProto.Footer footer = open(prefetcher, 1024).footer().get();
+
+    assertEquals(
+        List.of(
+            ByteRange.ofLength(content.length - 1024, 1024),
+            ByteRange.ofLength(content.length - tail, tail - 1024)),
+        prefetcher.fetched);
+    assertEquals(8_000, footer.getNumberOfRows());
+  }
+
+  @Test
+  void eachStripesFooterIsFetchedOnceAheadOfTheReader() throws Exception {
+    Path file = dir.resolve("stripes.orc");
+    byte[] content = OrcFiles.write(file, 16, 20_000, 256 * 1024, CompressionKind.ZLIB, 9);
+    List<Stripe> stripes = OrcFiles.stripes(file);
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher(NAME, content);
+    OrcReadStrategy strategy = open(prefetcher, OrcSettings.DEFAULT.tailPrefetchSize());
+    strategy.footer().get();
+    assertEquals(List.of(stripes.get(0).footer()), prefetcher.prefetched, "at open");
+
+    for (Stripe stripe : stripes) {
+      // As ORC reads a stripe: its footer, then its streams.
+      strategy.beforePositionalRead(stripe.footer().start(), stripe.footerLength());
+      strategy.beforePositionalRead(stripe.offset(), stripe.indexLength() + stripe.dataLength());
+    }
+
+    assertEquals(stripes.stream().map(Stripe::footer).toList(), prefetcher.prefetched);
+  }
+
+  @Test
+  void theTailPrefetchSizeIsRead() {
+    OrcSettings settings =
+        OrcSettings.fromConfiguration(
+            ConnectorConfiguration.of(Map.of("tail.prefetch.size", "64KB"), ""));
+    assertEquals(64 * 1024, settings.tailPrefetchSize());
+  }
+}
