@@ -8,7 +8,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A {@link Prefetcher} over a file's bytes in memory: serves what is fetched and records what is
- * fetched and prefetched (prefetches are only recorded).
+ * fetched and prefetched (prefetches are only recorded). One made {@link #ofLength} has no bytes:
+ * it only records prefetches.
  */
 public final class RecordingPrefetcher implements Prefetcher {
 
@@ -21,13 +22,27 @@ public final class RecordingPrefetcher implements Prefetcher {
   /** When set, prefetches find no memory: refused, not recorded. */
   public volatile boolean refusing;
 
+  /** What {@link #requestSize()} answers: 8 MiB unless set. */
+  public volatile long requestSize = 8L << 20;
+
   private final String name;
+  private final long length;
   private final byte[] file;
 
   /** Over {@code file}, named {@code name} ({@code s3://bucket/key}). */
   public RecordingPrefetcher(String name, byte[] file) {
+    this(name, file.length, file);
+  }
+
+  private RecordingPrefetcher(String name, long length, byte[] file) {
     this.name = name;
+    this.length = length;
     this.file = file;
+  }
+
+  /** Over an object of {@code length} bytes that are not given: fetching is refused. */
+  public static RecordingPrefetcher ofLength(String name, long length) {
+    return new RecordingPrefetcher(name, length, null);
   }
 
   @Override
@@ -37,12 +52,12 @@ public final class RecordingPrefetcher implements Prefetcher {
 
   @Override
   public long objectLength() {
-    return file.length;
+    return length;
   }
 
   @Override
   public long requestSize() {
-    return 8L << 20;
+    return requestSize;
   }
 
   @Override
@@ -61,6 +76,9 @@ public final class RecordingPrefetcher implements Prefetcher {
 
   @Override
   public CompletableFuture<byte[]> fetch(ByteRange range) {
+    if (file == null) {
+      throw new UnsupportedOperationException("only prefetches are recorded");
+    }
     fetched.add(range);
     return CompletableFuture.completedFuture(
         Arrays.copyOfRange(file, (int) range.start(), (int) range.end() + 1));

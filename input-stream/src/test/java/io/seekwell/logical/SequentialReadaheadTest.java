@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.common.ByteRange;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 class SequentialReadaheadTest {
@@ -15,72 +13,32 @@ class SequentialReadaheadTest {
   private static final long KIB = 1024;
   private static final long MIB = 1024 * KIB;
 
-  /** Records prefetches; refuses them while {@code refuse} is set. */
-  private static final class Recorder implements Prefetcher {
-    final long length;
-    final List<ByteRange> prefetched = new ArrayList<>();
-    boolean refuse;
-    long requestSize = 8 * MIB;
-
-    Recorder(long length) {
-      this.length = length;
-    }
-
-    @Override
-    public String objectName() {
-      return "s3://bucket/test";
-    }
-
-    @Override
-    public long objectLength() {
-      return length;
-    }
-
-    @Override
-    public long requestSize() {
-      return requestSize;
-    }
-
-    @Override
-    public boolean prefetch(ByteRange range) {
-      if (refuse) {
-        return false;
-      }
-      prefetched.add(range);
-      return true;
-    }
-
-    @Override
-    public boolean prefetchOnce(ByteRange range) {
-      return prefetch(range);
-    }
-
-    @Override
-    public CompletableFuture<byte[]> fetch(ByteRange range) {
-      throw new UnsupportedOperationException("read-ahead only prefetches");
-    }
-
-    long frontier() {
-      return prefetched.isEmpty() ? 0 : prefetched.get(prefetched.size() - 1).end() + 1;
-    }
+  private static RecordingPrefetcher recorder(long length) {
+    return RecordingPrefetcher.ofLength("s3://bucket/test", length);
   }
 
-  private static SequentialReadahead readahead(Recorder recorder, boolean eager) {
+  /** The first byte after the last prefetch. */
+  private static long frontier(RecordingPrefetcher recorder) {
+    List<ByteRange> prefetched = recorder.prefetched;
+    return prefetched.isEmpty() ? 0 : prefetched.get(prefetched.size() - 1).end() + 1;
+  }
+
+  private static SequentialReadahead readahead(RecordingPrefetcher recorder, boolean eager) {
     return new SequentialReadahead(recorder, 2 * MIB, 128 * MIB, eager);
   }
 
   @Test
   void aSequentialScanIsCoveredOnceInGrowingRequestsThatStayAheadOfTheReader() throws IOException {
     long length = 256 * MIB;
-    Recorder recorder = new Recorder(length);
+    RecordingPrefetcher recorder = recorder(length);
     SequentialReadahead readahead = readahead(recorder, false);
     for (long position = 0; position < length; position += 64 * KIB) {
       readahead.beforeRead(position, 64 * KIB);
       long readEnd = position + 64 * KIB;
-      assertTrue(recorder.frontier() >= readEnd, "the read at " + position + " is covered");
+      assertTrue(frontier(recorder) >= readEnd, "the read at " + position + " is covered");
       if (readEnd < length - 8 * MIB) {
         assertTrue(
-            recorder.frontier() - readEnd >= MIB, "requests stay ahead of the read at " + position);
+            frontier(recorder) - readEnd >= MIB, "requests stay ahead of the read at " + position);
       }
     }
     List<ByteRange> requests = recorder.prefetched;
@@ -98,7 +56,7 @@ class SequentialReadaheadTest {
 
   @Test
   void aRandomReadCollapsesTheWindowAndTwoSequentialReadsReopenIt() throws IOException {
-    Recorder recorder = new Recorder(100 * MIB);
+    RecordingPrefetcher recorder = recorder(100 * MIB);
     SequentialReadahead readahead = readahead(recorder, false);
     readahead.beforeRead(0, 1000);
     assertEquals(1, recorder.prefetched.size());
@@ -111,22 +69,22 @@ class SequentialReadaheadTest {
 
   @Test
   void withoutAHintOnlyAReadAtTheStartOrAContinuationStartsTheWindow() throws IOException {
-    Recorder lazy = new Recorder(10 * MIB);
+    RecordingPrefetcher lazy = recorder(10 * MIB);
     readahead(lazy, false).beforeRead(5 * MIB, 100);
     assertEquals(List.of(), lazy.prefetched);
-    Recorder eager = new Recorder(10 * MIB);
+    RecordingPrefetcher eager = recorder(10 * MIB);
     readahead(eager, true).beforeRead(5 * MIB, 100);
     assertEquals(List.of(ByteRange.ofLength(5 * MIB, 2 * MIB)), eager.prefetched);
   }
 
   @Test
   void aRefusedRequestStopsTheTopUpUntilThereIsRoom() throws IOException {
-    Recorder recorder = new Recorder(100 * MIB);
+    RecordingPrefetcher recorder = recorder(100 * MIB);
     SequentialReadahead readahead = readahead(recorder, true);
-    recorder.refuse = true;
+    recorder.refusing = true;
     readahead.beforeRead(0, 64 * KIB);
     assertEquals(List.of(), recorder.prefetched);
-    recorder.refuse = false;
+    recorder.refusing = false;
     readahead.beforeRead(64 * KIB, 64 * KIB);
     assertEquals(ByteRange.ofLength(64 * KIB, 2 * MIB), recorder.prefetched.get(0));
   }
@@ -134,7 +92,7 @@ class SequentialReadaheadTest {
   @Test
   void requestsGrowToTheRequestSizeThePrefetcherGivesAtTheTime() throws IOException {
     long length = 1024 * MIB;
-    Recorder recorder = new Recorder(length);
+    RecordingPrefetcher recorder = recorder(length);
     SequentialReadahead readahead = readahead(recorder, true);
     long position = 0;
     for (; position < 64 * MIB; position += MIB) {
@@ -155,13 +113,13 @@ class SequentialReadaheadTest {
   @Test
   void theWindowNeverGrowsPastItsMaximum() throws IOException {
     long length = 1024 * MIB;
-    Recorder recorder = new Recorder(length);
+    RecordingPrefetcher recorder = recorder(length);
     SequentialReadahead readahead = new SequentialReadahead(recorder, 2 * MIB, 16 * MIB, true);
     for (long position = 0; position < 512 * MIB; position += MIB) {
       readahead.beforeRead(position, MIB);
       assertTrue(
-          recorder.frontier() - (position + MIB) <= 16 * MIB + 8 * MIB,
-          "ahead of " + position + ": " + (recorder.frontier() - position));
+          frontier(recorder) - (position + MIB) <= 16 * MIB + 8 * MIB,
+          "ahead of " + position + ": " + (frontier(recorder) - position));
     }
   }
 }
