@@ -12,46 +12,20 @@ import io.seekwell.iceberg.SeekwellS3FileIO;
 import io.seekwell.testing.S3TestBucket;
 import io.seekwell.testing.WithS3Server;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicLong;
-import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.CatalogProperties;
-import org.apache.iceberg.HasTableOperations;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
-import org.apache.iceberg.StaticTableOperations;
-import org.apache.iceberg.Table;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.aws.s3.S3FileIO;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetWriter;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
-import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.RangeReadable;
 import org.apache.iceberg.io.SeekableInputStream;
-import org.apache.iceberg.jdbc.JdbcCatalog;
-import org.apache.iceberg.parquet.Parquet;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.http.SdkHttpMethod;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * An Iceberg table (JDBC catalog on an in-memory H2) whose metadata and data live in MinIO, written
@@ -63,86 +37,36 @@ class SeekwellS3FileIOMinioTest {
 
   private static final int FILES = 4;
   private static final int ROWS_PER_FILE = 40_000;
-  private static final int DOUBLE_COLUMNS = 12;
-  private static final Schema SCHEMA = schema();
-
   private static String metadataLocation;
   private static Map<String, String> properties;
-
-  private static Schema schema() {
-    List<Types.NestedField> fields = new ArrayList<>();
-    fields.add(Types.NestedField.required(1, "id", Types.LongType.get()));
-    for (int i = 0; i < DOUBLE_COLUMNS; i++) {
-      fields.add(Types.NestedField.required(2 + i, "m" + i, Types.DoubleType.get()));
-    }
-    return new Schema(fields);
-  }
 
   @BeforeAll
   static void writeTable(S3TestBucket bucket) throws IOException {
     properties = IcebergS3Properties.of(bucket.endpoint());
-    Map<String, String> catalogProperties = new HashMap<>(properties);
-    catalogProperties.put(CatalogProperties.FILE_IO_IMPL, S3FileIO.class.getName());
-    catalogProperties.put(CatalogProperties.WAREHOUSE_LOCATION, "s3://" + bucket.name() + "/wh");
-    catalogProperties.put(
-        CatalogProperties.URI, "jdbc:h2:mem:" + bucket.name() + ";DB_CLOSE_DELAY=-1");
-    try (JdbcCatalog catalog = new JdbcCatalog()) {
-      catalog.initialize("jdbc", catalogProperties);
-      catalog.createNamespace(Namespace.of("db"));
-      Table table =
-          catalog.createTable(
-              TableIdentifier.of("db", "events"), SCHEMA, PartitionSpec.unpartitioned());
-      SplittableRandom random = new SplittableRandom(17);
-      for (int file = 0; file < FILES; file++) {
-        OutputFile out =
-            table.io().newOutputFile(table.locationProvider().newDataLocation("part-" + file));
-        DataWriter<Record> writer =
-            Parquet.writeData(out)
-                .schema(SCHEMA)
-                .createWriterFunc(GenericParquetWriter::create)
-                .withSpec(PartitionSpec.unpartitioned())
-                .overwrite()
-                .build();
-        try (writer) {
-          for (int row = 0; row < ROWS_PER_FILE; row++) {
-            GenericRecord record = GenericRecord.create(SCHEMA);
-            record.setField("id", (long) file * ROWS_PER_FILE + row);
-            for (int i = 0; i < DOUBLE_COLUMNS; i++) {
-              record.setField("m" + i, random.nextDouble());
-            }
-            writer.write(record);
-          }
-        }
-        table.newAppend().appendFile(writer.toDataFile()).commit();
-      }
-      metadataLocation = ((HasTableOperations) table).operations().current().metadataFileLocation();
-    }
+    metadataLocation =
+        EventsTable.write(
+                bucket, properties, "events", FileFormat.PARQUET, FILES, ROWS_PER_FILE, 17)
+            .metadataLocation();
   }
 
   @Test
   void readsTheSameRowsAsS3FileIoWithFewerGets(S3TestBucket bucket) throws IOException {
-    List<String> projection = List.of("id", "m3", "m7");
-    Expression filter = Expressions.greaterThanOrEqual("id", (long) ROWS_PER_FILE + 1234);
-
     GetCounter icebergGets = new GetCounter();
-    List<String> icebergAll;
-    List<String> icebergProjected;
-    try (S3FileIO io = new S3FileIO(() -> countingClient(bucket, icebergGets))) {
+    IcebergReads.Reads iceberg;
+    try (S3FileIO io = new S3FileIO(() -> GetCounter.countingClient(bucket, icebergGets))) {
       io.initialize(properties);
-      icebergAll = rows(io, null, null);
-      icebergProjected = rows(io, projection, filter);
+      iceberg = IcebergReads.wholeThenProjected(metadataLocation, io, ROWS_PER_FILE + 1234);
     }
 
     GetCounter seekwellGets = new GetCounter();
-    List<String> seekwellAll;
-    List<String> seekwellProjected;
+    IcebergReads.Reads seekwell;
     MetricsSnapshot seekwellMetrics;
     long bytesBefore = s3Statistics().getBytesRead();
     int operationsBefore = s3Statistics().getReadOps();
-    try (SeekwellS3FileIO io = new SeekwellS3FileIO(() -> countingClient(bucket, seekwellGets))) {
+    try (SeekwellS3FileIO io =
+        new SeekwellS3FileIO(() -> GetCounter.countingClient(bucket, seekwellGets))) {
       io.initialize(properties);
-      seekwellAll = rows(io, null, null);
-      seekwellProjected = rows(io, projection, filter);
+      seekwell = IcebergReads.wholeThenProjected(metadataLocation, io, ROWS_PER_FILE + 1234);
       seekwellMetrics = io.seekwellMetrics();
     }
     // Seekwell's own counters for the FileIO count the GETs its client sent.
@@ -151,10 +75,9 @@ class SeekwellS3FileIOMinioTest {
     assertTrue(s3Statistics().getBytesRead() - bytesBefore > FILES * ROWS_PER_FILE * 8L);
     assertTrue(s3Statistics().getReadOps() > operationsBefore);
 
-    assertEquals(FILES * ROWS_PER_FILE, icebergAll.size());
-    assertEquals(icebergAll, seekwellAll);
-    assertEquals(FILES * ROWS_PER_FILE - ROWS_PER_FILE - 1234, icebergProjected.size());
-    assertEquals(icebergProjected, seekwellProjected);
+    assertEquals(FILES * ROWS_PER_FILE, iceberg.whole().size());
+    assertEquals(FILES * ROWS_PER_FILE - ROWS_PER_FILE - 1234, iceberg.projected().size());
+    assertEquals(iceberg, seekwell);
     System.out.printf(
         "Iceberg table read (all rows, then a projection with a filter): S3FileIO %d GETs,"
             + " SeekwellS3FileIO %d GETs%n",
@@ -248,47 +171,11 @@ class SeekwellS3FileIOMinioTest {
 
   private static List<String> rows(FileIO io, List<String> columns, Expression filter)
       throws IOException {
-    Table table = new BaseTable(new StaticTableOperations(metadataLocation, io), "events");
-    IcebergGenerics.ScanBuilder scan = IcebergGenerics.read(table);
-    if (columns != null) {
-      scan = scan.select(columns);
-    }
-    if (filter != null) {
-      scan = scan.where(filter);
-    }
-    List<String> rows = new ArrayList<>();
-    try (CloseableIterable<Record> records = scan.build()) {
-      for (Record record : records) {
-        rows.add(record.toString());
-      }
-    }
-    rows.sort(null);
-    return rows;
+    return IcebergReads.rows(metadataLocation, io, columns, filter);
   }
 
   @SuppressWarnings("deprecation") // the statistics Iceberg's Hadoop metrics context reports to
   private static org.apache.hadoop.fs.FileSystem.Statistics s3Statistics() {
     return org.apache.hadoop.fs.FileSystem.getStatistics("s3", null);
-  }
-
-  private static S3Client countingClient(S3TestBucket bucket, GetCounter counter) {
-    return bucket
-        .endpoint()
-        .configure(S3Client.builder())
-        .overrideConfiguration(o -> o.addExecutionInterceptor(counter))
-        .build();
-  }
-
-  /** Counts the GETs a client sends. */
-  private static final class GetCounter implements ExecutionInterceptor {
-    final AtomicLong gets = new AtomicLong();
-
-    @Override
-    public void beforeTransmission(
-        Context.BeforeTransmission context, ExecutionAttributes attributes) {
-      if (context.httpRequest().method() == SdkHttpMethod.GET) {
-        gets.incrementAndGet();
-      }
-    }
   }
 }
