@@ -242,7 +242,8 @@ class DiskTierTest {
       }
       assertEquals(objects * 1000L, metrics.get(Metric.DISK_BYTES_READ), "each was mapped");
       long mapped = mappingsIn(directory);
-      assertTrue(mapped >= MAPPED && mapped <= DiskTier.MAPPED_OBJECTS, mapped + " mappings");
+      // The bound, plus what a fetch thread may have just mapped and not yet counted (4 threads).
+      assertTrue(mapped >= MAPPED && mapped <= DiskTier.MAPPED_OBJECTS + 4, mapped + " mappings");
     }
   }
 
