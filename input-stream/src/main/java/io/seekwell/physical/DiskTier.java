@@ -377,9 +377,11 @@ final class DiskTier {
       try {
         return block.fillInPlace(new GranuleFiller(object, block.range().start(), metrics, stream));
       } finally {
-        mapped.get(object, read -> Boolean.TRUE); // after the read: the last to map, it counts
-        if (mapped.estimatedSize() > MAPPED_OBJECTS) {
-          mapped.cleanUp(); // evicts now, not at the cache's next maintenance
+        if (Mappings.available()) {
+          mapped.get(object, read -> Boolean.TRUE); // after the read: the last to map, it counts
+          if (mapped.estimatedSize() > MAPPED_OBJECTS) {
+            mapped.cleanUp(); // evicts now, not at the cache's next maintenance
+          }
         }
       }
     } catch (ClosedChannelException e) {

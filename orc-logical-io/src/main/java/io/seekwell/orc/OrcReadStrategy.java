@@ -116,12 +116,9 @@ final class OrcReadStrategy implements ReadStrategy {
   /** A read in stripe N: the footer of stripe N + 1 is fetched ahead of the reader. */
   @Override
   public void beforePositionalRead(long position, long length) {
-    List<Stripe> known = stripes;
-    for (int index = 0; index < known.size(); index++) {
-      if (known.get(index).contains(position)) {
-        prefetchFooter(index + 1);
-        return;
-      }
+    int index = Stripe.indexOf(stripes, position);
+    if (index >= 0) {
+      prefetchFooter(index + 1);
     }
   }
 }

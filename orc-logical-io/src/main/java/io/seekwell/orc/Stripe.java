@@ -28,8 +28,25 @@ record Stripe(long offset, long indexLength, long dataLength, long footerLength)
     return ByteRange.ofLength(offset + indexLength + dataLength, footerLength);
   }
 
-  /** Whether {@code position} lies in the stripe. */
-  boolean contains(long position) {
-    return position >= offset && position < offset + indexLength + dataLength + footerLength;
+  /**
+   * The index of the stripe of {@code stripes} (in file order) that holds {@code position}, or -1
+   * if none does (the file's header or tail): a binary search, as reads come often.
+   */
+  static int indexOf(List<Stripe> stripes, long position) {
+    int low = 0;
+    int high = stripes.size() - 1;
+    while (low <= high) {
+      int middle = (low + high) >>> 1;
+      Stripe stripe = stripes.get(middle);
+      if (position < stripe.offset) {
+        high = middle - 1;
+      } else if (position
+          >= stripe.offset + stripe.indexLength + stripe.dataLength + stripe.footerLength) {
+        low = middle + 1;
+      } else {
+        return middle;
+      }
+    }
+    return -1;
   }
 }

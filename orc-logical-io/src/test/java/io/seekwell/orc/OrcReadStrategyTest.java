@@ -90,6 +90,20 @@ class OrcReadStrategyTest {
   }
 
   @Test
+  void aPositionIsFoundInItsStripeAndNowhereElse() {
+    List<Stripe> stripes =
+        List.of(new Stripe(3, 10, 100, 7), new Stripe(120, 5, 50, 5), new Stripe(180, 1, 9, 10));
+    assertEquals(-1, Stripe.indexOf(stripes, 0), "the file's header");
+    assertEquals(0, Stripe.indexOf(stripes, 3));
+    assertEquals(0, Stripe.indexOf(stripes, 119));
+    assertEquals(1, Stripe.indexOf(stripes, 120));
+    assertEquals(1, Stripe.indexOf(stripes, 179));
+    assertEquals(2, Stripe.indexOf(stripes, 199));
+    assertEquals(-1, Stripe.indexOf(stripes, 200), "the tail");
+    assertEquals(-1, Stripe.indexOf(List.of(), 5));
+  }
+
+  @Test
   void theTailPrefetchSizeIsRead() {
     OrcSettings settings =
         OrcSettings.fromConfiguration(
