@@ -7,16 +7,19 @@ import io.seekwell.physical.ObjectReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
 
 /** Lets a read strategy prefetch and read through its stream's {@link ObjectReader}. */
 final class ReaderPrefetcher implements Prefetcher {
 
   private final S3URI uri;
   private final ObjectReader reader;
+  private final LongSupplier mergeGap;
 
-  ReaderPrefetcher(S3URI uri, ObjectReader reader) {
+  ReaderPrefetcher(S3URI uri, ObjectReader reader, LongSupplier mergeGap) {
     this.uri = uri;
     this.reader = reader;
+    this.mergeGap = mergeGap;
   }
 
   @Override
@@ -32,6 +35,11 @@ final class ReaderPrefetcher implements Prefetcher {
   @Override
   public long requestSize() {
     return reader.requestSize();
+  }
+
+  @Override
+  public long mergeGap() {
+    return mergeGap.getAsLong();
   }
 
   @Override

@@ -24,6 +24,12 @@ public interface Prefetcher {
   long requestSize();
 
   /**
+   * The gap up to which ranges asked for together are cheaper to fetch as one GET than as two
+   * ({@code physicalio.request.coalesce.tolerance}; measured from the link when {@code auto}).
+   */
+  long mergeGap();
+
+  /**
    * Starts GETs for the bytes of {@code range} not yet cached or in flight, without waiting.
    *
    * @return false if memory could not be found for it (the request yields to the memory bound)

@@ -25,6 +25,9 @@ public final class RecordingPrefetcher implements Prefetcher {
   /** What {@link #requestSize()} answers: 8 MiB unless set. */
   public volatile long requestSize = 8L << 20;
 
+  /** What {@link #mergeGap()} answers: 1 MiB unless set. */
+  public volatile long mergeGap = 1L << 20;
+
   private final String name;
   private final long length;
   private final byte[] file;
@@ -58,6 +61,11 @@ public final class RecordingPrefetcher implements Prefetcher {
   @Override
   public long requestSize() {
     return requestSize;
+  }
+
+  @Override
+  public long mergeGap() {
+    return mergeGap;
   }
 
   @Override

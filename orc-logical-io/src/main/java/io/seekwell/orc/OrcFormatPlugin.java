@@ -1,6 +1,7 @@
 package io.seekwell.orc;
 
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.logical.ColumnHistory;
 import io.seekwell.logical.FormatPlugin;
 import io.seekwell.logical.Prefetcher;
 import io.seekwell.logical.ReadStrategy;
@@ -8,13 +9,16 @@ import java.util.List;
 
 /**
  * The ORC format plug-in: at open of an ORC file, fetches its tail with one GET (one more if the
- * tail is longer than {@code logicalio.orc.tail.prefetch.size}), parsing the postscript with ORC's
- * own {@code OrcProto}. A small file is fetched whole. Found by {@link java.util.ServiceLoader};
- * one per factory. Thread-safe.
+ * tail is longer than {@code logicalio.orc.tail.prefetch.size}), parsing it with ORC's own {@code
+ * OrcProto}; then fetches each stripe's footer ahead of the reader and prefetches the columns that
+ * readers of files with the same schema read before (see {@link OrcReadStrategy}). A small file is
+ * fetched whole. Found by {@link java.util.ServiceLoader}; one per factory. Thread-safe; starts no
+ * threads.
  */
 public final class OrcFormatPlugin implements FormatPlugin {
 
   private volatile OrcSettings settings = OrcSettings.DEFAULT;
+  private volatile ColumnHistory history = new ColumnHistory(OrcSettings.DEFAULT.historySize());
 
   /** Creates the plug-in; {@link java.util.ServiceLoader} calls this. */
   public OrcFormatPlugin() {}
@@ -32,10 +36,11 @@ public final class OrcFormatPlugin implements FormatPlugin {
   @Override
   public void configure(ConnectorConfiguration configuration) {
     settings = OrcSettings.fromConfiguration(configuration);
+    history = new ColumnHistory(settings.historySize());
   }
 
   @Override
   public ReadStrategy newStrategy(Prefetcher prefetcher) {
-    return new OrcReadStrategy(prefetcher, settings);
+    return new OrcReadStrategy(prefetcher, settings, history);
   }
 }

@@ -1,37 +1,85 @@
 package io.seekwell.orc;
 
 import io.seekwell.common.ByteRange;
+import io.seekwell.common.ByteRanges;
+import io.seekwell.logical.ColumnHistory;
 import io.seekwell.logical.Prefetcher;
 import io.seekwell.logical.ReadStrategy;
+import io.seekwell.logical.SchemaFingerprint;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.io.InterruptedIOException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.apache.orc.OrcProto;
 
 /**
- * Reads ahead for one stream over an ORC file: at open, the tail is fetched with one GET of {@code
- * tail.prefetch.size} bytes from the end; once it is in, its postscript tells the tail's length,
- * and a longer tail's rest is fetched with a second GET. The footer is then parsed, and the first
- * stripe's footer fetched; a read in a stripe fetches the next stripe's footer, so that ORC's
- * reader, which starts each stripe with its footer, finds it cached. Called by one thread at a
- * time; its completions run on the threads that receive the bytes.
+ * What a stream over an ORC file reads ahead.
+ *
+ * <ul>
+ *   <li>At open: the tail, with one GET of {@code tail.prefetch.size} bytes from the end; once it
+ *       is in, its postscript tells the tail's length, and a longer tail's rest is fetched with a
+ *       second GET. The footer is parsed, and the first stripe's footer fetched.
+ *   <li>A read in stripe N fetches the footer of stripe N + 1, so that ORC's reader, which starts
+ *       each stripe with its footer, finds it cached.
+ *   <li>The first read of a stripe's data streams teaches their columns, remembered per schema for
+ *       the next file. Entering a stripe (at open, stripe 0) prefetches the learned columns' data
+ *       streams of that stripe and the next, merged where the gap between them is cheaper to read
+ *       than a new request ({@link Prefetcher#mergeGap()}). Row indexes and bloom filters are read
+ *       only when the reader asks for them.
+ *   <li>A reader reading columns nothing predicted, each read following the last within the merge
+ *       gap (as one that reads alternate columns does), is read ahead of through the stripe's data,
+ *       in a window that starts at twice the last step and doubles as the reader catches up.
+ * </ul>
+ *
+ * <p>Called by one thread at a time (the stream's); that thread waits only, and briefly, for a
+ * stripe footer the reader itself has just read to be parsed. Other work runs on the threads that
+ * receive the bytes; it only asks for bytes, which the prefetcher refuses once the stream is
+ * closed.
  */
 final class OrcReadStrategy implements ReadStrategy {
 
+  private static final long STRIPE_FOOTER_WAIT_SECONDS = 2;
+
   private final Prefetcher prefetcher;
   private final OrcSettings settings;
-  private volatile CompletableFuture<OrcProto.Footer> footer;
-  private volatile List<Stripe> stripes = List.of();
-  // The highest stripe whose footer was asked for: each is asked for once.
-  private final AtomicInteger footersAsked = new AtomicInteger(-1);
+  private final ColumnHistory history;
+  private final String file;
+  // The start of every data stream prefetched: each is asked for once.
+  private final Set<Long> claimedStreams = ConcurrentHashMap.newKeySet();
+  private CompletableFuture<Layout> layout =
+      CompletableFuture.failedFuture(new IllegalStateException("The stream is not open yet"));
+  // Touched by stream calls only: the stripe the last read was in, where the last read of its data
+  // ended, and a read-ahead through it (the first byte not asked for, or -1; and the window).
+  private int currentStripe = -1;
+  private long lastDataReadEnd = -1;
+  private long aheadFrontier = -1;
+  private long aheadWindow;
 
-  OrcReadStrategy(Prefetcher prefetcher, OrcSettings settings) {
+  /**
+   * The parsed tail: the postscript (for the codec), the footer, its stripes, its schema's
+   * fingerprint, the history's key of each column, and each stripe's data streams once asked for.
+   */
+  private record Layout(
+      OrcTail tail,
+      OrcProto.Footer footer,
+      List<Stripe> stripes,
+      String fingerprint,
+      String[] columnKeys,
+      AtomicReferenceArray<CompletableFuture<StripeStreams>> streams) {}
+
+  OrcReadStrategy(Prefetcher prefetcher, OrcSettings settings, ColumnHistory history) {
     this.prefetcher = prefetcher;
     this.settings = settings;
+    this.history = history;
+    this.file = prefetcher.objectName();
   }
 
   @Override
@@ -39,86 +87,253 @@ final class OrcReadStrategy implements ReadStrategy {
     long length = prefetcher.objectLength();
     long guessLength = Math.min(length, settings.tailPrefetchSize());
     if (guessLength == 0) {
+      layout = CompletableFuture.failedFuture(new IOException(file + " is empty"));
       return;
     }
     ByteRange guess = ByteRange.ofLength(length - guessLength, guessLength);
-    footer =
-        prefetcher
-            .fetch(guess)
-            .thenCompose(end -> footerFrom(guess, end))
-            .thenApply(
-                parsed -> {
-                  stripes = Stripe.of(parsed);
-                  prefetchFooter(0);
-                  return parsed;
-                });
+    layout = prefetcher.fetch(guess).thenCompose(end -> layoutFrom(guess, end));
+    layout.thenAccept(
+        parsed -> {
+          prefetchStripe(parsed, 0);
+          if (!history.learned(parsed.fingerprint()).isEmpty()) {
+            prefetchStripe(parsed, 1);
+          }
+        });
   }
 
-  /** Asks for the footer of stripe {@code index}, if there is one and it was not asked for. */
-  private void prefetchFooter(int index) {
-    List<Stripe> known = stripes;
-    if (index < known.size() && footersAsked.getAndAccumulate(index, Math::max) < index) {
-      try {
-        prefetcher.prefetch(known.get(index).footer());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+  /** The file's footer, once the tail is in; fails if the file is not ORC. */
+  CompletableFuture<OrcProto.Footer> footer() {
+    return layout.thenApply(Layout::footer);
+  }
+
+  @Override
+  public void beforeRead(long position, long length) throws IOException {
+    beforePositionalRead(position, length);
+  }
+
+  @Override
+  public void beforePositionalRead(long position, long length) throws IOException {
+    onRead(position, length, true);
+  }
+
+  /** A vectored read asks for all it needs at once: it is learned from, never read ahead of. */
+  @Override
+  public void beforeVectoredRead(List<ByteRange> ranges) throws IOException {
+    for (ByteRange range : ranges) {
+      onRead(range.start(), range.length(), false);
+    }
+  }
+
+  private void onRead(long position, long length, boolean mayReadAhead) throws IOException {
+    Layout parsed = layout.getNow(null);
+    if (parsed == null || length <= 0) {
+      return;
+    }
+    int index = Stripe.indexOf(parsed.stripes(), position);
+    if (index < 0) {
+      return; // the file's header or tail
+    }
+    if (index != currentStripe) {
+      currentStripe = index;
+      lastDataReadEnd = -1;
+      aheadFrontier = -1;
+      prefetchStripe(parsed, index);
+      prefetchStripe(parsed, index + 1);
+    }
+    Stripe stripe = parsed.stripes().get(index);
+    long dataStart = stripe.offset() + stripe.indexLength();
+    long dataEnd = stripe.footer().start();
+    if (position < dataStart || position >= dataEnd) {
+      return; // indexes, read on demand; or the stripe's footer
+    }
+    long end = Math.min(position + length, dataEnd);
+    boolean unpredicted = learn(parsed, awaitStreams(parsed, index), position, end - 1);
+    if (mayReadAhead) {
+      readAhead(unpredicted, position, end, dataEnd);
+    }
+    lastDataReadEnd = end;
+  }
+
+  /**
+   * Learns the columns of the data streams bytes {@code from} to {@code to} touch; returns whether
+   * any of them was not known to readers of this schema.
+   */
+  private boolean learn(Layout parsed, StripeStreams streams, long from, long to) {
+    Set<String> learned = history.learned(parsed.fingerprint());
+    boolean[] unknown = {false};
+    streams.columnsTouched(
+        from,
+        to,
+        column -> {
+          String key = parsed.columnKeys()[column];
+          if (!learned.contains(key)) {
+            history.learn(parsed.fingerprint(), key);
+            unknown[0] = true;
+          }
+        });
+    return unknown[0];
+  }
+
+  /**
+   * A reader reading unpredicted columns with small steps between its reads: bytes ahead of it, up
+   * to the end of the stripe's data, are asked for in a window that starts at twice the step and
+   * doubles as the reader catches up. A read beyond the window's reach ends it.
+   */
+  private void readAhead(boolean unpredicted, long position, long end, long dataEnd) {
+    long gap = prefetcher.mergeGap();
+    if (aheadFrontier >= 0 && position > aheadFrontier + gap) {
+      aheadFrontier = -1;
+    }
+    if (aheadFrontier < 0) {
+      boolean shortStep =
+          lastDataReadEnd >= 0 && position >= lastDataReadEnd && position - lastDataReadEnd <= gap;
+      if (!unpredicted || !shortStep) {
+        return;
       }
+      aheadFrontier = end;
+      aheadWindow = 2 * (end - lastDataReadEnd);
+    }
+    aheadFrontier = Math.max(aheadFrontier, end);
+    if (aheadFrontier >= dataEnd || aheadFrontier - end >= aheadWindow / 2) {
+      return;
+    }
+    long last = Math.min(dataEnd, end + aheadWindow) - 1;
+    if (prefetchQuietly(ByteRange.of(aheadFrontier, last))) {
+      aheadFrontier = last + 1;
+      aheadWindow *= 2;
+    } else {
+      aheadFrontier = -1; // no memory for it: the reader goes on without
     }
   }
 
   /**
-   * The footer, from the tail's first {@code fetched} bytes {@code end}, once the rest of the tail
+   * Fetches stripe {@code index}'s footer, if there is such a stripe, and once it is in prefetches
+   * the learned columns' data streams not prefetched before, merged where the gaps are small.
+   */
+  private void prefetchStripe(Layout parsed, int index) {
+    if (index >= parsed.stripes().size()) {
+      return;
+    }
+    streamsOf(parsed, index)
+        .thenAccept(
+            streams -> {
+              Set<String> learned = history.learned(parsed.fingerprint());
+              if (learned.isEmpty()) {
+                return;
+              }
+              List<ByteRange> wanted =
+                  streams.streamsOf(
+                      column -> learned.contains(parsed.columnKeys()[column]), claimedStreams::add);
+              for (ByteRange run : ByteRanges.coalesce(wanted, prefetcher.mergeGap())) {
+                if (!prefetchQuietly(run)) {
+                  return;
+                }
+              }
+            });
+  }
+
+  /** Stripe {@code index}'s data streams: its footer is fetched and parsed once. */
+  private CompletableFuture<StripeStreams> streamsOf(Layout parsed, int index) {
+    CompletableFuture<StripeStreams> known = parsed.streams().get(index);
+    if (known != null) {
+      return known;
+    }
+    CompletableFuture<StripeStreams> made = new CompletableFuture<>();
+    if (!parsed.streams().compareAndSet(index, null, made)) {
+      return parsed.streams().get(index);
+    }
+    Stripe stripe = parsed.stripes().get(index);
+    prefetcher
+        .fetch(stripe.footer())
+        .thenApply(
+            bytes ->
+                StripeStreams.of(
+                    stripe, stripeFooter(parsed, index, bytes), parsed.columnKeys().length))
+        .whenComplete(
+            (streams, failure) -> made.complete(failure == null ? streams : StripeStreams.NONE));
+    return made;
+  }
+
+  private OrcProto.StripeFooter stripeFooter(Layout parsed, int index, byte[] bytes) {
+    try {
+      return OrcProto.StripeFooter.parseFrom(
+          OrcCompression.decompress(parsed.tail().postScript(), bytes));
+    } catch (IOException e) {
+      throw new CompletionException(
+          new IOException(file + ": the footer of stripe " + index + " does not parse", e));
+    }
+  }
+
+  /**
+   * Stripe {@code index}'s data streams, waiting briefly: a reader reading its data has read its
+   * footer, so only parsing is left. None if that fails or takes too long.
+   */
+  private StripeStreams awaitStreams(Layout parsed, int index) throws IOException {
+    try {
+      return streamsOf(parsed, index).get(STRIPE_FOOTER_WAIT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException(
+          "Interrupted while parsing the footer of stripe " + index + " of " + file);
+    } catch (ExecutionException | TimeoutException e) {
+      return StripeStreams.NONE;
+    }
+  }
+
+  /**
+   * Starts GETs for {@code range}, bytes the stream reads once; false if they could not be started
+   * (no memory, or the stream is closing), which only means less is prefetched.
+   */
+  private boolean prefetchQuietly(ByteRange range) {
+    try {
+      return prefetcher.prefetchOnce(range);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
+   * The layout, from the tail's first {@code fetched} bytes {@code end}, once the rest of the tail
    * (if any) is in too.
    */
-  private CompletableFuture<OrcProto.Footer> footerFrom(ByteRange fetched, byte[] end) {
+  private CompletableFuture<Layout> layoutFrom(ByteRange fetched, byte[] end) {
     long length = prefetcher.objectLength();
     try {
-      OrcTail tail = OrcTail.parse(prefetcher.objectName(), length, end);
+      OrcTail tail = OrcTail.parse(file, length, end);
       long tailStart = length - tail.length();
       if (tailStart >= fetched.start()) {
-        return CompletableFuture.completedFuture(tail.footer(prefetcher.objectName(), end));
+        return CompletableFuture.completedFuture(layoutOf(tail, end));
       }
       return prefetcher
           .fetch(ByteRange.ofLength(tailStart, fetched.start() - tailStart))
-          .thenApply(rest -> footer(tail, concat(rest, end)));
+          .thenApply(rest -> layoutOf(tail, concat(rest, end)));
     } catch (IOException e) {
       return CompletableFuture.failedFuture(e);
     }
   }
 
-  private OrcProto.Footer footer(OrcTail tail, byte[] end) {
+  private Layout layoutOf(OrcTail tail, byte[] end) {
+    OrcProto.Footer footer;
     try {
-      return tail.footer(prefetcher.objectName(), end);
+      footer = tail.footer(file, end);
     } catch (IOException e) {
       throw new CompletionException(e);
     }
+    List<Stripe> stripes = Stripe.of(footer);
+    String[] columnKeys = new String[footer.getTypesCount()];
+    Arrays.setAll(columnKeys, Integer::toString);
+    return new Layout(
+        tail,
+        footer,
+        stripes,
+        SchemaFingerprint.of(footer.getTypesList()),
+        columnKeys,
+        new AtomicReferenceArray<>(stripes.size()));
   }
 
   private static byte[] concat(byte[] first, byte[] second) {
     byte[] both = Arrays.copyOf(first, first.length + second.length);
     System.arraycopy(second, 0, both, first.length, second.length);
     return both;
-  }
-
-  /** The file's footer, once the tail is in; fails if the file is not ORC. */
-  CompletableFuture<OrcProto.Footer> footer() {
-    CompletableFuture<OrcProto.Footer> parsed = footer;
-    return parsed == null
-        ? CompletableFuture.failedFuture(new IOException(prefetcher.objectName() + " is empty"))
-        : parsed;
-  }
-
-  @Override
-  public void beforeRead(long position, long length) {
-    beforePositionalRead(position, length);
-  }
-
-  /** A read in stripe N: the footer of stripe N + 1 is fetched ahead of the reader. */
-  @Override
-  public void beforePositionalRead(long position, long length) {
-    int index = Stripe.indexOf(stripes, position);
-    if (index >= 0) {
-      prefetchFooter(index + 1);
-    }
   }
 }

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.seekwell.common.concurrent.DaemonPools;
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.logical.ColumnHistory;
 import io.seekwell.logical.FormatPlugin;
 import io.seekwell.logical.Prefetcher;
 import io.seekwell.logical.ReadStrategy;

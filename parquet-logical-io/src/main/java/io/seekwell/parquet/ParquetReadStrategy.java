@@ -2,8 +2,10 @@ package io.seekwell.parquet;
 
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.ByteRanges;
+import io.seekwell.logical.ColumnHistory;
 import io.seekwell.logical.Prefetcher;
 import io.seekwell.logical.ReadStrategy;
+import io.seekwell.logical.SchemaFingerprint;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -450,7 +452,12 @@ final class ParquetReadStrategy implements ReadStrategy {
       starts[i] = chunks[i].start();
     }
     return new Layout(
-        footer, SchemaFingerprint.of(footer.metadata()), chunks, starts, byRowGroup, rowGroupEnds);
+        footer,
+        SchemaFingerprint.of(footer.metadata().getSchema()),
+        chunks,
+        starts,
+        byRowGroup,
+        rowGroupEnds);
   }
 
   private CompletableFuture<ParquetFooter> footerFrom(ByteRange tailRange, byte[] tailBytes) {

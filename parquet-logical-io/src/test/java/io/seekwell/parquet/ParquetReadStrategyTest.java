@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.logical.ColumnHistory;
 import io.seekwell.logical.Prefetcher;
 import io.seekwell.logical.ReadStrategy;
 import io.seekwell.logical.RecordingPrefetcher;

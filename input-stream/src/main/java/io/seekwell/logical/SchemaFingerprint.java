@@ -1,24 +1,25 @@
-package io.seekwell.parquet;
+package io.seekwell.logical;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import org.apache.parquet.format.FileMetaData;
-import org.apache.parquet.format.SchemaElement;
 
 /**
- * A SHA-256 of a Parquet file's whole schema (every element: name, type, length, repetition,
- * children, converted and logical type, field id), so that files with the same schema share what
- * was learned about them and files with different schemas never collide in practice.
+ * A SHA-256 of a file's whole schema, so that files with the same schema share what was learned
+ * about them ({@link ColumnHistory}) and files with different schemas never collide in practice.
  */
-final class SchemaFingerprint {
+public final class SchemaFingerprint {
 
   private SchemaFingerprint() {}
 
-  static String of(FileMetaData metadata) {
+  /**
+   * The fingerprint of a schema given as its elements in order, each described in full by its
+   * {@code toString()} (a Parquet {@code SchemaElement}, an ORC {@code OrcProto.Type}).
+   */
+  public static String of(Iterable<?> elements) {
     MessageDigest digest = sha256();
-    for (SchemaElement element : metadata.getSchema()) {
+    for (Object element : elements) {
       digest.update(element.toString().getBytes(StandardCharsets.UTF_8));
       digest.update((byte) 0);
     }
