@@ -1,5 +1,7 @@
 package io.seekwell.orc;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.logical.ColumnHistory;
 import io.seekwell.logical.FormatPlugin;
@@ -19,6 +21,8 @@ public final class OrcFormatPlugin implements FormatPlugin {
 
   private volatile OrcSettings settings = OrcSettings.DEFAULT;
   private volatile ColumnHistory history = new ColumnHistory(OrcSettings.DEFAULT.historySize());
+  private volatile Cache<String, Boolean> wholeStripes =
+      wholeStripes(OrcSettings.DEFAULT.historySize());
 
   /** Creates the plug-in; {@link java.util.ServiceLoader} calls this. */
   public OrcFormatPlugin() {}
@@ -37,10 +41,16 @@ public final class OrcFormatPlugin implements FormatPlugin {
   public void configure(ConnectorConfiguration configuration) {
     settings = OrcSettings.fromConfiguration(configuration);
     history = new ColumnHistory(settings.historySize());
+    wholeStripes = wholeStripes(settings.historySize());
   }
 
   @Override
   public ReadStrategy newStrategy(Prefetcher prefetcher) {
-    return new OrcReadStrategy(prefetcher, settings, history);
+    return new OrcReadStrategy(prefetcher, settings, history, wholeStripes);
+  }
+
+  /** Whether readers of a schema read its stripes' data whole, per schema fingerprint. */
+  private static Cache<String, Boolean> wholeStripes(long maxSchemas) {
+    return Caffeine.newBuilder().maximumSize(maxSchemas).executor(Runnable::run).build();
   }
 }

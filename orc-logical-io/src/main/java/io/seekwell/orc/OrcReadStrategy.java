@@ -1,5 +1,6 @@
 package io.seekwell.orc;
 
+import com.github.benmanes.caffeine.cache.Cache;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.ByteRanges;
 import io.seekwell.logical.ColumnHistory;
@@ -39,18 +40,19 @@ import org.apache.orc.OrcProto;
  *       in a window that starts at twice the last step and doubles as the reader catches up.
  * </ul>
  *
- * <p>Called by one thread at a time (the stream's); that thread waits only, and briefly, for a
- * stripe footer the reader itself has just read to be parsed. Other work runs on the threads that
+ * <p>Called by one thread at a time (the stream's); that thread waits only, and briefly, for a tail
+ * or stripe footer the reader itself has read to be parsed. Other work runs on the threads that
  * receive the bytes; it only asks for bytes, which the prefetcher refuses once the stream is
  * closed.
  */
 final class OrcReadStrategy implements ReadStrategy {
 
-  private static final long STRIPE_FOOTER_WAIT_SECONDS = 2;
+  private static final long PARSE_WAIT_SECONDS = 2;
 
   private final Prefetcher prefetcher;
   private final OrcSettings settings;
   private final ColumnHistory history;
+  private final Cache<String, Boolean> wholeStripes;
   private final String file;
   // The start of every data stream prefetched: each is asked for once.
   private final Set<Long> claimedStreams = ConcurrentHashMap.newKeySet();
@@ -62,6 +64,8 @@ final class OrcReadStrategy implements ReadStrategy {
   private long lastDataReadEnd = -1;
   private long aheadFrontier = -1;
   private long aheadWindow;
+  // Where the tail fetched at open starts: reads from there on are the reader reading it.
+  private long tailGuessStart;
 
   /**
    * The parsed tail: the postscript (for the codec), the footer, its stripes, its schema's
@@ -75,10 +79,19 @@ final class OrcReadStrategy implements ReadStrategy {
       String[] columnKeys,
       AtomicReferenceArray<CompletableFuture<StripeStreams>> streams) {}
 
-  OrcReadStrategy(Prefetcher prefetcher, OrcSettings settings, ColumnHistory history) {
+  /**
+   * A strategy for one stream; {@code history} and {@code wholeStripes} (whether readers of a
+   * schema read its stripes' data whole) are shared by the plug-in's streams.
+   */
+  OrcReadStrategy(
+      Prefetcher prefetcher,
+      OrcSettings settings,
+      ColumnHistory history,
+      Cache<String, Boolean> wholeStripes) {
     this.prefetcher = prefetcher;
     this.settings = settings;
     this.history = history;
+    this.wholeStripes = wholeStripes;
     this.file = prefetcher.objectName();
   }
 
@@ -90,7 +103,8 @@ final class OrcReadStrategy implements ReadStrategy {
       layout = CompletableFuture.failedFuture(new IOException(file + " is empty"));
       return;
     }
-    ByteRange guess = ByteRange.ofLength(length - guessLength, guessLength);
+    tailGuessStart = length - guessLength;
+    ByteRange guess = ByteRange.ofLength(tailGuessStart, guessLength);
     layout = prefetcher.fetch(guess).thenCompose(end -> layoutFrom(guess, end));
     layout.thenAccept(
         parsed -> {
@@ -125,8 +139,11 @@ final class OrcReadStrategy implements ReadStrategy {
   }
 
   private void onRead(long position, long length, boolean mayReadAhead) throws IOException {
-    Layout parsed = layout.getNow(null);
-    if (parsed == null || length <= 0) {
+    if (length <= 0 || position >= tailGuessStart) {
+      return; // the tail, which is fetched at open
+    }
+    Layout parsed = await(layout, null, "the tail");
+    if (parsed == null) {
       return;
     }
     int index = Stripe.indexOf(parsed.stripes(), position);
@@ -141,13 +158,19 @@ final class OrcReadStrategy implements ReadStrategy {
       prefetchStripe(parsed, index + 1);
     }
     Stripe stripe = parsed.stripes().get(index);
-    long dataStart = stripe.offset() + stripe.indexLength();
-    long dataEnd = stripe.footer().start();
-    if (position < dataStart || position >= dataEnd) {
+    if (stripe.dataLength() == 0 || !stripe.data().contains(position)) {
       return; // indexes, read on demand; or the stripe's footer
     }
+    long dataEnd = stripe.data().end() + 1;
     long end = Math.min(position + length, dataEnd);
-    boolean unpredicted = learn(parsed, awaitStreams(parsed, index), position, end - 1);
+    StripeStreams streams =
+        await(streamsOf(parsed, index), StripeStreams.NONE, "the footer of stripe " + index);
+    if (lastDataReadEnd < 0) {
+      // The first read of the stripe's data: its learned streams are asked for before it, in case
+      // the stripe's footer arrived only now and the thread that received it has not asked yet.
+      prefetchLearned(parsed, stripe, streams, true);
+    }
+    boolean unpredicted = learn(parsed, streams, position, end - 1);
     if (mayReadAhead) {
       readAhead(unpredicted, position, end, dataEnd);
     }
@@ -208,28 +231,50 @@ final class OrcReadStrategy implements ReadStrategy {
 
   /**
    * Fetches stripe {@code index}'s footer, if there is such a stripe, and once it is in prefetches
-   * the learned columns' data streams not prefetched before, merged where the gaps are small.
+   * the learned columns' data streams not prefetched before, merged where the gaps are small. When
+   * readers of this schema read stripes whole, the stripe's data and footer are asked for first, as
+   * one range: the footer then comes with the data.
    */
   private void prefetchStripe(Layout parsed, int index) {
     if (index >= parsed.stripes().size()) {
       return;
     }
-    streamsOf(parsed, index)
-        .thenAccept(
-            streams -> {
-              Set<String> learned = history.learned(parsed.fingerprint());
-              if (learned.isEmpty()) {
-                return;
-              }
-              List<ByteRange> wanted =
-                  streams.streamsOf(
-                      column -> learned.contains(parsed.columnKeys()[column]), claimedStreams::add);
-              for (ByteRange run : ByteRanges.coalesce(wanted, prefetcher.mergeGap())) {
-                if (!prefetchQuietly(run)) {
-                  return;
-                }
-              }
-            });
+    Stripe stripe = parsed.stripes().get(index);
+    if (stripe.dataLength() > 0
+        && Boolean.TRUE.equals(wholeStripes.getIfPresent(parsed.fingerprint()))) {
+      prefetchQuietly(ByteRange.of(stripe.data().start(), stripe.footer().end()));
+    }
+    streamsOf(parsed, index).thenAccept(streams -> prefetchLearned(parsed, stripe, streams, false));
+  }
+
+  /**
+   * Prefetches the learned columns' streams of {@code stripe} not prefetched before ({@code
+   * evenIfClaimed}: all of them, of which the physical layer fetches what is neither cached nor in
+   * flight), merged where the gaps are small; and notes whether, merged, they are the stripe's
+   * whole data.
+   */
+  private void prefetchLearned(
+      Layout parsed, Stripe stripe, StripeStreams streams, boolean evenIfClaimed) {
+    Set<String> learned = history.learned(parsed.fingerprint());
+    if (learned.isEmpty() || streams == StripeStreams.NONE || stripe.dataLength() == 0) {
+      return;
+    }
+    long gap = prefetcher.mergeGap();
+    List<ByteRange> wanted = streams.streamsOf(c -> learned.contains(parsed.columnKeys()[c]));
+    List<ByteRange> merged = ByteRanges.coalesce(wanted, gap);
+    ByteRange data = stripe.data();
+    wholeStripes.put(
+        parsed.fingerprint(),
+        merged.size() == 1
+            && merged.get(0).start() - data.start() <= gap
+            && data.end() - merged.get(0).end() <= gap);
+    List<ByteRange> unclaimed =
+        wanted.stream().filter(range -> claimedStreams.add(range.start())).toList();
+    for (ByteRange run : evenIfClaimed ? merged : ByteRanges.coalesce(unclaimed, gap)) {
+      if (!prefetchQuietly(run)) {
+        return;
+      }
+    }
   }
 
   /** Stripe {@code index}'s data streams: its footer is fetched and parsed once. */
@@ -265,18 +310,19 @@ final class OrcReadStrategy implements ReadStrategy {
   }
 
   /**
-   * Stripe {@code index}'s data streams, waiting briefly: a reader reading its data has read its
-   * footer, so only parsing is left. None if that fails or takes too long.
+   * The value {@code parsing} completes with, waiting briefly: a reader past the tail has read the
+   * tail, and one reading a stripe's data has read the stripe's footer, so only parsing is left.
+   * {@code otherwise} if that fails or takes too long: then less is prefetched.
    */
-  private StripeStreams awaitStreams(Layout parsed, int index) throws IOException {
+  private <T> T await(CompletableFuture<T> parsing, T otherwise, String what)
+      throws InterruptedIOException {
     try {
-      return streamsOf(parsed, index).get(STRIPE_FOOTER_WAIT_SECONDS, TimeUnit.SECONDS);
+      return parsing.get(PARSE_WAIT_SECONDS, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new InterruptedIOException(
-          "Interrupted while parsing the footer of stripe " + index + " of " + file);
+      throw new InterruptedIOException("Interrupted while parsing " + what + " of " + file);
     } catch (ExecutionException | TimeoutException e) {
-      return StripeStreams.NONE;
+      return otherwise;
     }
   }
 

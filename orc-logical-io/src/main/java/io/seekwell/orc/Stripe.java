@@ -23,6 +23,11 @@ record Stripe(long offset, long indexLength, long dataLength, long footerLength)
         .toList();
   }
 
+  /** The stripe's data streams, between its indexes and its footer. */
+  ByteRange data() {
+    return ByteRange.ofLength(offset + indexLength, dataLength);
+  }
+
   /** The stripe's footer, which lists its streams; ORC's reader reads it first. */
   ByteRange footer() {
     return ByteRange.ofLength(offset + indexLength + dataLength, footerLength);

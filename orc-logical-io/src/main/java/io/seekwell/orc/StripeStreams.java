@@ -6,7 +6,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntConsumer;
 import java.util.function.IntPredicate;
-import java.util.function.LongPredicate;
 import org.apache.orc.OrcProto;
 
 /**
@@ -92,14 +91,11 @@ final class StripeStreams {
     }
   }
 
-  /**
-   * The streams of the columns {@code wanted} accepts whose start {@code unclaimed} accepts, in
-   * file order.
-   */
-  List<ByteRange> streamsOf(IntPredicate wanted, LongPredicate unclaimed) {
+  /** The streams of the columns {@code wanted} accepts, in file order. */
+  List<ByteRange> streamsOf(IntPredicate wanted) {
     List<ByteRange> ranges = new ArrayList<>();
     for (int i = 0; i < starts.length; i++) {
-      if (wanted.test(columns[i]) && unclaimed.test(starts[i])) {
+      if (wanted.test(columns[i])) {
         ranges.add(ByteRange.of(starts[i], ends[i]));
       }
     }

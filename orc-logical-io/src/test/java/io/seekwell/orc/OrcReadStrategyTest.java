@@ -3,6 +3,7 @@ package io.seekwell.orc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.logical.ColumnHistory;
@@ -31,7 +32,10 @@ class OrcReadStrategyTest {
   private static OrcReadStrategy open(RecordingPrefetcher prefetcher, long tailPrefetchSize) {
     OrcReadStrategy strategy =
         new OrcReadStrategy(
-            prefetcher, new OrcSettings(tailPrefetchSize, 10), new ColumnHistory(10));
+            prefetcher,
+            new OrcSettings(tailPrefetchSize, 10),
+            new ColumnHistory(10),
+            Caffeine.newBuilder().<String, Boolean>build());
     strategy.onOpen();
     return strategy;
   }
