@@ -3,36 +3,26 @@ package io.seekwell.orc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.seekwell.S3SeekableInputStreamConfiguration;
-import io.seekwell.S3SeekableInputStreamFactory;
-import io.seekwell.S3URI;
-import io.seekwell.common.config.ConnectorConfiguration;
-import io.seekwell.common.metrics.Metric;
-import io.seekwell.common.metrics.Metrics;
-import io.seekwell.common.metrics.MetricsSnapshot;
-import io.seekwell.common.object.GetRequest;
-import io.seekwell.common.object.ObjectLocation;
-import io.seekwell.testing.InMemoryObjectClient;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Apache ORC's own reader, reading through Seekwell streams with the ORC plug-in (positional reads,
- * as Iceberg's ORC reader issues them): every value equals a read of the same bytes in memory, and
- * the GETs, demand GETs and bytes are counted against what the reader needed.
+ * Apache ORC's own reader, reading through Seekwell streams with the ORC plug-in: every value
+ * equals a read of the same bytes in memory, and the GETs, demand GETs and bytes are counted
+ * against what the reader needed. The files alternate wide and narrow columns, in 8 stripes.
  */
 class OrcColumnPrefetchTest {
 
   private static final int COLUMNS = 16;
   private static final int FILES = 3;
-  private static final String BUCKET = "bucket";
-  private static final long REQUEST_SIZE = 8 << 20;
+
+  /** Bridges a narrow column's streams (about 2 KB a stripe), not a wide one's (about 76 KB). */
+  private static final String MERGE_GAP = "16KB";
 
   @TempDir static Path dir;
   private static final List<byte[]> files = new ArrayList<>();
@@ -47,41 +37,7 @@ class OrcColumnPrefetchTest {
         stripes = OrcFiles.stripes(file);
       }
     }
-  }
-
-  private static String key(int file) {
-    return "t/data/part-" + file + ".orc";
-  }
-
-  private static InMemoryObjectClient store() {
-    InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
-    for (int i = 0; i < FILES; i++) {
-      store.put(ObjectLocation.of(BUCKET, key(i)), files.get(i));
-    }
-    return store;
-  }
-
-  /**
-   * A factory whose GETs are countable: files of 5 MB are not fetched whole; GETs split by a fixed
-   * size (the in-memory store answers with no latency, which would make measured splits small); a
-   * merge gap that bridges a narrow column's streams (about 2 KB a stripe) and not a wide one's
-   * (about 76 KB).
-   */
-  private static S3SeekableInputStreamFactory factory(InMemoryObjectClient store) {
-    return new S3SeekableInputStreamFactory(
-        store,
-        S3SeekableInputStreamConfiguration.fromConfiguration(
-            ConnectorConfiguration.of(
-                Map.of(
-                    "seekwell.logicalio.small.object.size.threshold",
-                    "64KB",
-                    "seekwell.physicalio.target.request.size",
-                    String.valueOf(REQUEST_SIZE),
-                    "seekwell.physicalio.max.request.size",
-                    String.valueOf(REQUEST_SIZE),
-                    "seekwell.physicalio.request.coalesce.tolerance",
-                    "16KB"),
-                "seekwell.")));
+    assertEquals(8, stripes.size(), "stripes");
   }
 
   /** ORC's include flags: the root and the given columns. */
@@ -103,55 +59,8 @@ class OrcColumnPrefetchTest {
     return include;
   }
 
-  /** What one read of one file cost. */
-  record Cost(List<GetRequest> gets, long demandGets, long bytesNeeded) {
-    long bytes() {
-      return gets.stream().mapToLong(get -> get.range().length()).sum();
-    }
-
-    @Override
-    public String toString() {
-      return gets.size()
-          + " GETs ("
-          + demandGets
-          + " on demand) of "
-          + bytes()
-          + " bytes for "
-          + bytesNeeded
-          + " needed: "
-          + gets.stream().map(get -> get.range().toString()).toList();
-    }
-  }
-
-  /**
-   * Reads {@code file}'s {@code include}d columns through {@code factory}, checks every value
-   * against a read of its bytes in memory, and returns what it cost.
-   */
-  private static Cost read(
-      S3SeekableInputStreamFactory factory, InMemoryObjectClient store, int file, boolean[] include)
-      throws IOException {
-    String name = "part-" + file + ".orc";
-    RecordingSource local = new RecordingSource(files.get(file));
-    List<String> expected =
-        OrcFiles.values(
-            new SourceFileSystem(Map.of(name, local)), SourceFileSystem.path(name), include);
-    int getsBefore = store.gets().size();
-    MetricsSnapshot before = factory.getMetrics();
-    SeekwellSource remote =
-        new SeekwellSource(factory, S3URI.of(BUCKET, key(file)), files.get(file).length);
-    assertEquals(
-        expected,
-        OrcFiles.values(
-            new SourceFileSystem(Map.of(name, remote)), SourceFileSystem.path(name), include));
-    List<GetRequest> gets = store.gets();
-    return new Cost(
-        gets.subList(getsBefore, gets.size()),
-        factory.getMetrics().minus(before).get(Metric.DEMAND_GET_REQUESTS),
-        local.bytesRead());
-  }
-
   /** GETs of the tail: one from the end, of {@code logicalio.orc.tail.prefetch.size}. */
-  private static long tailGets(Cost cost, int file) {
+  private static long tailGets(CountedOrcReads.Cost cost, int file) {
     long length = files.get(file).length;
     return cost.gets().stream()
         .filter(get -> get.range().end() == length - 1)
@@ -161,16 +70,15 @@ class OrcColumnPrefetchTest {
 
   @Test
   void alternateColumnsOfASecondFileWithTheSameSchemaCostOneGetPerStripe() throws Exception {
-    InMemoryObjectClient store = store();
-    try (S3SeekableInputStreamFactory factory = factory(store)) {
-      Cost first = read(factory, store, 0, alternate());
+    try (CountedOrcReads reads = new CountedOrcReads(files, MERGE_GAP)) {
+      CountedOrcReads.Cost first = reads.read(0, alternate());
       assertEquals(1, tailGets(first, 0), first::toString);
       // Nothing was known of the schema: the first reads of the first stripe went out on demand
       // (a column's data, its length stream, the next column's data) until the reader's short
       // steps were read ahead of; its columns were then prefetched for every stripe after it.
       assertTrue(first.demandGets() <= 3, first::toString);
 
-      Cost second = read(factory, store, 1, alternate());
+      CountedOrcReads.Cost second = reads.read(1, alternate());
       assertEquals(1, tailGets(second, 1), second::toString);
       assertEquals(0, second.demandGets(), second::toString);
       // The learned columns of a stripe, merged across the narrow columns between them, are its
@@ -182,15 +90,16 @@ class OrcColumnPrefetchTest {
 
   @Test
   void aFullReadCostsNoMoreGetsThanItsStripesSplitIntoRequests() throws Exception {
-    InMemoryObjectClient store = store();
-    try (S3SeekableInputStreamFactory factory = factory(store)) {
-      Cost first = read(factory, store, 0, null);
+    try (CountedOrcReads reads = new CountedOrcReads(files, MERGE_GAP)) {
+      CountedOrcReads.Cost first = reads.read(0, null);
       assertTrue(first.demandGets() <= 4, first::toString);
 
-      Cost second = read(factory, store, 1, null);
+      CountedOrcReads.Cost second = reads.read(1, null);
       long split = 1; // the tail
       for (Stripe stripe : stripes) {
-        split += (stripe.dataLength() + stripe.footerLength() + REQUEST_SIZE - 1) / REQUEST_SIZE;
+        split +=
+            (stripe.dataLength() + stripe.footerLength() + CountedOrcReads.REQUEST_SIZE - 1)
+                / CountedOrcReads.REQUEST_SIZE;
       }
       assertEquals(0, second.demandGets(), second::toString);
       assertTrue(second.gets().size() <= split, split + " expected at most: " + second);
@@ -200,12 +109,11 @@ class OrcColumnPrefetchTest {
 
   @Test
   void threeColumnsOfASecondFileAreAllPrefetched() throws Exception {
-    InMemoryObjectClient store = store();
-    try (S3SeekableInputStreamFactory factory = factory(store)) {
+    try (CountedOrcReads reads = new CountedOrcReads(files, MERGE_GAP)) {
       boolean[] three = include(3, 8, 13);
-      read(factory, store, 0, three);
+      reads.read(0, three);
 
-      Cost second = read(factory, store, 1, three);
+      CountedOrcReads.Cost second = reads.read(1, three);
       assertEquals(0, second.demandGets(), second::toString);
       // Far apart, the three columns are three GETs per stripe, after its footer's.
       assertTrue(second.gets().size() <= 1 + 4 * stripes.size(), second::toString);
