@@ -9,10 +9,14 @@ import io.seekwell.logical.ReadStrategy;
 import io.seekwell.logical.SequentialReadahead;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Chooses each stream's {@link ReadStrategy}: from the caller's {@link InputPolicy}, else from the
@@ -23,6 +27,9 @@ final class ReadStrategySelector implements AutoCloseable {
 
   /** A plug-in and the key pattern that selects it. */
   private record Format(FormatPlugin plugin, Pattern keys) {}
+
+  private static final Logger LOG = LoggerFactory.getLogger(ReadStrategySelector.class);
+  private static final int MAX_PLUGIN_FAILURES = 16;
 
   private final LogicalIOConfiguration configuration;
   private final long maxWindow;
@@ -39,7 +46,7 @@ final class ReadStrategySelector implements AutoCloseable {
                 configuration.sequentialMaxSize(), settings.physicalIO().maxMemoryLimit() / 2));
     this.sequentialKeys = suffixPattern(configuration.sequentialSuffixes());
     ConnectorConfiguration raw = settings.rawConfiguration();
-    for (FormatPlugin plugin : ServiceLoader.load(FormatPlugin.class)) {
+    for (FormatPlugin plugin : loadPlugins()) {
       ConnectorConfiguration own = raw.narrow(LogicalIOConfiguration.PREFIX + plugin.name() + ".");
       plugin.configure(own);
       List<String> suffixes =
@@ -48,6 +55,39 @@ final class ReadStrategySelector implements AutoCloseable {
               .orElse(plugin.defaultSuffixes());
       formats.add(new Format(plugin, suffixPattern(suffixes)));
     }
+  }
+
+  /**
+   * The format plug-ins on the class path that can be made: one that cannot (its format's library
+   * is missing, or of another version) is left out with a warning, and files of its format are read
+   * as any other file.
+   */
+  private static List<FormatPlugin> loadPlugins() {
+    List<FormatPlugin> plugins = new ArrayList<>();
+    Iterator<FormatPlugin> found = ServiceLoader.load(FormatPlugin.class).iterator();
+    // The loader moves past a provider that failed; the bound stops a class path that keeps
+    // failing.
+    for (int failures = 0; failures < MAX_PLUGIN_FAILURES; ) {
+      try {
+        if (!found.hasNext()) {
+          break;
+        }
+        plugins.add(found.next());
+      } catch (ServiceConfigurationError | LinkageError e) {
+        failures++;
+        LOG.warn("A format plug-in is left out: {}", causes(e));
+      }
+    }
+    return plugins;
+  }
+
+  /** The error's message, then each cause. */
+  private static String causes(Throwable error) {
+    StringBuilder message = new StringBuilder(String.valueOf(error.getMessage()));
+    for (Throwable cause = error.getCause(); cause != null; cause = cause.getCause()) {
+      message.append(": ").append(cause);
+    }
+    return message.toString();
   }
 
   /** The plug-in of type {@code type}, if one was found. */
