@@ -22,11 +22,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Spark reading Parquet through S3A with {@code fs.s3a.input.stream.type=custom} and Seekwell's
- * Hadoop bundle, as users deploy it: hadoop-aws with the AWS SDK bundle it is built with (3.4.2 on
- * Spark 4.1 in the default run). Seekwell's memory is limited to 8 MB, so its cache evicts during
- * the scans. On a Hadoop before 3.4.2 (Spark 4.0), S3A has no custom stream type: the reads are
- * S3A's own, and Seekwell's bundle must say so in one warning.
+ * Spark reading Parquet and ORC through S3A with {@code fs.s3a.input.stream.type=custom} and
+ * Seekwell's Hadoop bundle, as users deploy it: hadoop-aws with the AWS SDK bundle it is built with
+ * (3.4.2 on Spark 4.1 in the default run). Seekwell's memory is limited to 8 MB, so its cache
+ * evicts during the scans. On a Hadoop before 3.4.2 (Spark 4.0), S3A has no custom stream type: the
+ * reads are S3A's own, and Seekwell's bundle must say so in one warning.
  */
 class S3aOnSparkTest {
 
@@ -121,6 +121,31 @@ class S3aOnSparkTest {
       theirs.readFully(0, expected);
       ours.readFully(0, actual);
       assertArrayEquals(expected, actual);
+    }
+  }
+
+  @Test
+  void orcWrittenAndReadThroughS3aGivesTheRowsItWasWrittenFrom() {
+    String orcTable = table + "-orc";
+    spark.sql(ROWS).repartition(3).write().orc(orcTable);
+    spark.read().orc(orcTable).createOrReplaceTempView("stored_orc");
+    spark.sql(ROWS).createOrReplaceTempView("generated");
+    for (String query :
+        List.of(
+            "SELECT count(*), round(sum(amount), 2), min(id), max(id) FROM %s",
+            "SELECT category, count(*) FROM %s WHERE amount > 50 GROUP BY category"
+                + " ORDER BY category",
+            "SELECT bit_xor(xxhash64(id, category, amount)) FROM %s")) {
+      assertEquals(
+          answer(query.formatted("generated")), answer(query.formatted("stored_orc")), query);
+    }
+    if (s3aHasCustomStreams()) {
+      // The bundle's ORC plug-in was made with Spark's own orc-format and aircompressor.
+      assertEquals(List.of(), TestStore.seekwellLog("ReadStrategySelector"));
+      List<String> startup = TestStore.seekwellLog("S3SeekableInputStreamFactory");
+      assertTrue(
+          startup.stream().anyMatch(line -> line.matches(".*format plug-ins \\[.*\\borc\\b.*")),
+          startup::toString);
     }
   }
 
