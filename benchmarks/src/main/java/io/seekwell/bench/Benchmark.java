@@ -53,6 +53,13 @@ public final class Benchmark {
    */
   static final String DISK = "@disk";
 
+  /**
+   * S3A's classic stream with ORC's reader merging reads less than 4 MiB apart ({@code
+   * orc.min.disk.seek.size}): measured in the ORC workloads only, where it differs from {@code
+   * s3a-classic}.
+   */
+  static final String ORC_TUNED = "s3a-classic-orc-tuned";
+
   private static final Path DISK_DIRECTORY = Path.of("benchmarks/target/disk-tier-cold");
 
   private Benchmark() {}
@@ -95,9 +102,12 @@ public final class Benchmark {
     int warmups = warmups(options);
     List<String> paths =
         Arrays.asList(
-            options.getOrDefault("paths", "seekwell,aal,iceberg-default,s3a-classic").split(","));
+            options
+                .getOrDefault("paths", "seekwell,aal,iceberg-default,s3a-classic," + ORC_TUNED)
+                .split(","));
     List<Workload> workloads = new ArrayList<>();
-    for (String name : options.getOrDefault("workloads", "W1,W2,W3,W4,W5,W6,W7,W8,W9").split(",")) {
+    for (String name :
+        options.getOrDefault("workloads", "W1,W2,W3,W4,W5,W6,W7,W8,W9,W10,W11,W12").split(",")) {
       workloads.add(Workload.valueOf(name.trim()));
     }
 
@@ -128,6 +138,7 @@ public final class Benchmark {
           new ArrayList<>(
               paths.stream()
                   .filter(path -> !skipped.contains(workload + ":" + path.trim()))
+                  .filter(path -> workload.orc() || !readPathOf(path.trim()).equals(ORC_TUNED))
                   .toList());
       if (toxiproxy != null && workload == Workload.W9) {
         // The task group's target compares each Seekwell path with itself without the latency,
@@ -304,7 +315,7 @@ public final class Benchmark {
     return Report.markdown(results, options, scale, iterations)
         + notMeasured
         + "\n"
-        + Targets.markdown(results, data.projectionBytes, isLoopback(options));
+        + Targets.markdown(results, data.projectionBytes, data.orcStripes, isLoopback(options));
   }
 
   static Sample measure(
@@ -382,9 +393,17 @@ public final class Benchmark {
           new IcebergPath(
               Clients.sync(endpoint, credentials, counter), Dataset.BUCKET, Optional.of(seekwell));
       case "s3a-classic" ->
-          new S3aPath(endpoint, credentials, counter, Dataset.BUCKET, Optional.empty());
+          new S3aPath(endpoint, credentials, counter, Dataset.BUCKET, Optional.empty(), 0);
+      case ORC_TUNED ->
+          new S3aPath(
+              endpoint,
+              credentials,
+              counter,
+              Dataset.BUCKET,
+              Optional.empty(),
+              OrcTable.TUNED_SEEK_SIZE);
       case "seekwell-s3a" ->
-          new S3aPath(endpoint, credentials, counter, Dataset.BUCKET, Optional.of(seekwell));
+          new S3aPath(endpoint, credentials, counter, Dataset.BUCKET, Optional.of(seekwell), 0);
       default -> throw new IllegalArgumentException("Unknown read path: " + name);
     };
   }

@@ -16,26 +16,28 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
  * The benchmark's objects, generated once per scale into a local cache and uploaded when the store
- * lacks them: a wide Parquet table of 8 row groups, a raw file for byte-level reads, and many small
- * Parquet files.
+ * lacks them: a wide Parquet table of 8 row groups, a raw file for byte-level reads, many small
+ * Parquet files, and an ORC table of 128 columns.
  */
 final class Dataset {
 
   /** How big the objects are: full as specified, or small for a smoke run. */
   enum Scale {
-    FULL(6_710_886, 128L << 20, 1L << 30, 100),
-    QUICK(200_000, 4L << 20, 32L << 20, 10);
+    FULL(6_710_886, 128L << 20, 1L << 30, 100, 65_536),
+    QUICK(200_000, 4L << 20, 32L << 20, 10, 4_096);
 
     final long tableRows;
     final long rowGroupBytes;
     final long rawBytes;
     final int smallFiles;
+    final long orcRows;
 
-    Scale(long tableRows, long rowGroupBytes, long rawBytes, int smallFiles) {
+    Scale(long tableRows, long rowGroupBytes, long rawBytes, int smallFiles, long orcRows) {
       this.tableRows = tableRows;
       this.rowGroupBytes = rowGroupBytes;
       this.rawBytes = rawBytes;
       this.smallFiles = smallFiles;
+      this.orcRows = orcRows;
     }
   }
 
@@ -45,6 +47,10 @@ final class Dataset {
   final String table;
   final String raw;
   final List<String> smallTables;
+  final String orcTable;
+
+  /** The ORC table's stripes. */
+  final int orcStripes;
 
   /** The bytes W1's projection must fetch at least: its column chunks and the footer. */
   final long projectionBytes;
@@ -55,11 +61,15 @@ final class Dataset {
       String table,
       String raw,
       List<String> smallTables,
+      String orcTable,
+      int orcStripes,
       long projectionBytes,
       Map<String, Long> lengths) {
     this.table = table;
     this.raw = raw;
     this.smallTables = smallTables;
+    this.orcTable = orcTable;
+    this.orcStripes = orcStripes;
     this.projectionBytes = projectionBytes;
     this.lengths = lengths;
   }
@@ -98,10 +108,20 @@ final class Dataset {
       upload(admin, key, file, lengths);
       smallTables.add(key);
     }
+    String orcTable = prefix + "table.orc";
+    Path orcFile = dir.resolve("table.orc");
+    if (!Files.exists(orcFile)) {
+      System.out.println(
+          "... generating the " + scale + " ORC table (once; cached in " + dir + ")");
+      OrcTable.write(orcFile, scale.orcRows);
+    }
+    upload(admin, orcTable, orcFile, lengths);
     return new Dataset(
         table,
         raw,
         List.copyOf(smallTables),
+        orcTable,
+        OrcTable.stripes(orcFile),
         ParquetProjection.bytesNeeded(tableFile, Workload.PROJECTION),
         lengths);
   }

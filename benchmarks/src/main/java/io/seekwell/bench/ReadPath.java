@@ -23,6 +23,14 @@ interface ReadPath extends Closeable {
   InputFile parquetFile(String key, long length) throws IOException;
 
   /**
+   * The ORC file {@code key}, whose length the caller knows, as ORC's reader is given it: by
+   * default a file system that opens this path's readers.
+   */
+  default OrcTable.Input orcFile(String key, long length) throws IOException {
+    return ReaderFileSystem.orcInput(this, key, length);
+  }
+
+  /**
    * Parquet input files over {@code keys}, all made before any is read, as an engine's task names
    * its files before it reads them (Spark's Iceberg reader creates its task's input files first).
    */

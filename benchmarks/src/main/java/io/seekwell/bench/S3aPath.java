@@ -21,7 +21,8 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
  * Hadoop S3A 3.4.3's classic input stream with its defaults, or, with {@code seekwell} settings,
  * Seekwell's S3A stream factory (Seekwell's streams, S3A's client) given them as {@code
  * fs.s3a.seekwell.*}; Parquet files are opened the way parquet-hadoop opens them (its {@link
- * HadoopInputFile}, with the file status, so no HEAD).
+ * HadoopInputFile}, with the file status, so no HEAD); ORC files are read by ORC's reader through
+ * this file system.
  */
 final class S3aPath implements ReadPath {
 
@@ -29,15 +30,22 @@ final class S3aPath implements ReadPath {
   private final Configuration conf;
   private final FileSystem fs;
   private final String counterId;
+  private final Configuration orcConf = new Configuration(false);
 
+  /**
+   * S3A with Seekwell's streams given {@code seekwell} settings, or with its classic stream; ORC's
+   * reader over it merges reads less than {@code orcMinSeekSize} apart (ORC's default is 0).
+   */
   S3aPath(
       URI endpoint,
       StaticCredentialsProvider credentials,
       RequestCounter counter,
       String bucket,
-      Optional<Map<String, String>> seekwell)
+      Optional<Map<String, String>> seekwell,
+      int orcMinSeekSize)
       throws IOException {
     this.bucket = bucket;
+    orcConf.setInt(OrcTable.MIN_DISK_SEEK_SIZE, orcMinSeekSize);
     this.counterId = S3aRequestCounter.register(counter);
     AwsCredentials keys = credentials.resolveCredentials();
     conf = new Configuration();
@@ -80,6 +88,11 @@ final class S3aPath implements ReadPath {
   @Override
   public InputFile parquetFile(String key, long length) throws IOException {
     return HadoopInputFile.fromStatus(status(key, length), conf);
+  }
+
+  @Override
+  public OrcTable.Input orcFile(String key, long length) {
+    return new OrcTable.Input(fs, status(key, length).getPath(), length, orcConf);
   }
 
   @Override

@@ -28,6 +28,7 @@ final class Targets {
   static String markdown(
       Map<Workload, Map<String, List<Benchmark.Sample>>> results,
       long projectionBytes,
+      int orcStripes,
       boolean loopback) {
     Targets targets = new Targets(results);
     targets.w1Time();
@@ -35,6 +36,7 @@ final class Targets {
     targets.w5Throughput();
     targets.everyWorkload();
     targets.diskTierCold();
+    targets.orc(orcStripes);
     if (loopback) {
       targets.connectorsAgainstTheirStacks();
     } else {
@@ -108,6 +110,41 @@ final class Targets {
     lines.add(
         "- Every workload, time ≤ AAL's: "
             + (slower.isEmpty() ? "**met**" : "**missed** in " + String.join(", ", slower)));
+  }
+
+  /**
+   * The ORC workloads: alternate columns against the best peer (AAL, S3A's classic stream, and that
+   * stream with ORC's own merge of nearby reads) and against Seekwell's own read of all columns, in
+   * GETs against the stripes; three columns against S3A's classic stream.
+   */
+  private void orc(int stripes) {
+    Double bestPeer =
+        java.util.stream.Stream.of("aal", "s3a-classic", Benchmark.ORC_TUNED)
+            .map(peer -> ratio(Workload.W11, "seekwell", peer, Benchmark.Sample::seconds))
+            .filter(java.util.Objects::nonNull)
+            .max(Double::compare)
+            .orElse(null);
+    line(
+        "W11 ORC alternate columns ≤ 0.8 × the best peer's time (AAL, S3A classic, S3A classic"
+            + " with orc.min.disk.seek.size=4194304)",
+        bestPeer,
+        bestPeer != null && bestPeer <= 0.8,
+        "× the best peer's");
+    List<Benchmark.Sample> alternate = samples(Workload.W11, "seekwell");
+    Double gets = alternate == null ? null : Report.median(alternate, Benchmark.Sample::gets);
+    line(
+        "W11 ORC alternate columns in ≤ stripes + 1 GETs (" + stripes + " stripes)",
+        gets,
+        gets != null && gets <= stripes + 1,
+        "GETs");
+    Double againstAll = ratio(Workload.W11, "seekwell", Workload.W10, Benchmark.Sample::seconds);
+    line(
+        "W11 ORC alternate columns no slower than W10 (all columns) with Seekwell",
+        againstAll,
+        againstAll != null && againstAll <= 1,
+        "× W10's");
+    Double three = ratio(Workload.W12, "seekwell", "s3a-classic", Benchmark.Sample::seconds);
+    line("W12 ORC 3 columns ≤ 0.6 × S3A classic's time", three, three != null && three <= 0.6, "×");
   }
 
   /** Each {@code PATH@disk} (its disk tier on and cold) against {@code PATH}, every workload. */
@@ -236,14 +273,29 @@ final class Targets {
             Locale.ROOT, "- %s: %.2f %s — **%s**", target, value, unit, met ? "met" : "missed"));
   }
 
+  /** Median of {@code path} in {@code workload} over its median in {@code reference}. */
+  private Double ratio(
+      Workload workload,
+      String path,
+      Workload reference,
+      ToDoubleFunction<Benchmark.Sample> measure) {
+    return ratio(samples(workload, path), samples(reference, path), measure);
+  }
+
   /** Median of {@code path} over median of {@code reference}, or null if either was not run. */
   private Double ratio(
       Workload workload,
       String path,
       String reference,
       ToDoubleFunction<Benchmark.Sample> measure) {
-    List<Benchmark.Sample> measured = samples(workload, path);
-    List<Benchmark.Sample> base = samples(workload, reference);
+    return ratio(samples(workload, path), samples(workload, reference), measure);
+  }
+
+  /** Median of {@code measured} over median of {@code base}, or null if either was not run. */
+  private static Double ratio(
+      List<Benchmark.Sample> measured,
+      List<Benchmark.Sample> base,
+      ToDoubleFunction<Benchmark.Sample> measure) {
     if (measured == null || base == null) {
       return null;
     }

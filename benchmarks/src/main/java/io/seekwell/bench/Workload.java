@@ -132,6 +132,25 @@ enum Workload {
       }
       return checksum;
     }
+  },
+  W10("ORC: all 128 columns of the ORC table") {
+    @Override
+    long run(ReadPath path, Dataset data) throws IOException {
+      return OrcTable.scan(path.orcFile(data.orcTable, data.length(data.orcTable)), OrcTable.ALL);
+    }
+  },
+  W11("ORC: alternate columns of the ORC table") {
+    @Override
+    long run(ReadPath path, Dataset data) throws IOException {
+      return OrcTable.scan(
+          path.orcFile(data.orcTable, data.length(data.orcTable)), OrcTable.ALTERNATE);
+    }
+  },
+  W12("ORC: 3 of the ORC table's 128 columns") {
+    @Override
+    long run(ReadPath path, Dataset data) throws IOException {
+      return OrcTable.scan(path.orcFile(data.orcTable, data.length(data.orcTable)), OrcTable.THREE);
+    }
   };
 
   /** The columns W1 reads. */
@@ -148,4 +167,9 @@ enum Workload {
   }
 
   abstract long run(ReadPath path, Dataset data) throws IOException;
+
+  /** Whether the workload reads the ORC table. */
+  boolean orc() {
+    return this == W10 || this == W11 || this == W12;
+  }
 }

@@ -18,7 +18,7 @@ class TargetsTest {
     results.put(Workload.W1, paths("seekwell-iceberg", 1.00, "seekwell-iceberg@disk", 1.02));
     results.put(Workload.W3, paths("seekwell-iceberg", 4.00, "seekwell-iceberg@disk", 4.20));
 
-    String report = Targets.markdown(results, 1, false);
+    String report = Targets.markdown(results, 1, 1, false);
 
     assertTrue(
         report.contains(DISK_TARGET + ": **missed** in W3 seekwell-iceberg@disk (1.05×)"), report);
@@ -30,7 +30,7 @@ class TargetsTest {
     Map<Workload, Map<String, List<Benchmark.Sample>>> results = new LinkedHashMap<>();
     results.put(Workload.W5, paths("seekwell-iceberg", 2.00, "seekwell-iceberg@disk", 2.06));
 
-    assertTrue(Targets.markdown(results, 1, false).contains(DISK_TARGET + ": **met**"));
+    assertTrue(Targets.markdown(results, 1, 1, false).contains(DISK_TARGET + ": **met**"));
   }
 
   @Test
@@ -38,7 +38,7 @@ class TargetsTest {
     Map<Workload, Map<String, List<Benchmark.Sample>>> results = new LinkedHashMap<>();
     results.put(Workload.W5, paths("seekwell-iceberg", 2.00));
 
-    assertTrue(Targets.markdown(results, 1, false).contains(DISK_TARGET + ": not measured"));
+    assertTrue(Targets.markdown(results, 1, 1, false).contains(DISK_TARGET + ": not measured"));
   }
 
   /** Alternating path name and seconds. */
