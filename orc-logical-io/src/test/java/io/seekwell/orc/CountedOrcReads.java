@@ -12,6 +12,7 @@ import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.testing.InMemoryObjectClient;
+import io.seekwell.testing.hadoop.SourceFileSystem;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.seekwell.orc;
 
 import io.seekwell.common.ByteRange;
-import java.io.EOFException;
-import java.io.IOException;
+import io.seekwell.testing.hadoop.PositionalInputStream;
+import io.seekwell.testing.hadoop.SourceFileSystem;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -24,10 +24,6 @@ final class RecordingSource implements SourceFileSystem.Source {
     return bytes.length;
   }
 
-  List<ByteRange> reads() {
-    return reads;
-  }
-
   /** How many distinct bytes readers read: the bytes the reads needed. */
   long bytesRead() {
     List<ByteRange> sorted = new ArrayList<>(reads);
@@ -45,56 +41,11 @@ final class RecordingSource implements SourceFileSystem.Source {
 
   @Override
   public FSInputStream open() {
-    return new FSInputStream() {
-      private long position;
-
+    return new PositionalInputStream(bytes.length) {
       @Override
-      public void seek(long to) {
-        position = to;
-      }
-
-      @Override
-      public long getPos() {
-        return position;
-      }
-
-      @Override
-      public boolean seekToNewSource(long target) {
-        return false;
-      }
-
-      @Override
-      public int read() {
-        byte[] one = new byte[1];
-        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-      }
-
-      @Override
-      public int read(byte[] buffer, int offset, int length) {
-        int n = read(position, buffer, offset, length);
-        position += Math.max(n, 0);
-        return n;
-      }
-
-      @Override
-      public int read(long at, byte[] buffer, int offset, int length) {
-        if (at >= bytes.length) {
-          return -1;
-        }
-        int n = (int) Math.min(length, bytes.length - at);
-        if (n > 0) {
-          reads.add(ByteRange.ofLength(at, n));
-          System.arraycopy(bytes, (int) at, buffer, offset, n);
-        }
-        return n;
-      }
-
-      @Override
-      public void readFully(long at, byte[] buffer, int offset, int length) throws IOException {
-        if (at + length > bytes.length) {
-          throw new EOFException(length + " bytes at " + at + " pass the end");
-        }
-        read(at, buffer, offset, length);
+      protected void readAt(long position, byte[] buffer, int offset, int count) {
+        reads.add(ByteRange.ofLength(position, count));
+        System.arraycopy(bytes, (int) position, buffer, offset, count);
       }
     };
   }

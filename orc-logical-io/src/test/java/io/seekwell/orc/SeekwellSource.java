@@ -3,7 +3,8 @@ package io.seekwell.orc;
 import io.seekwell.S3SeekableInputStream;
 import io.seekwell.S3SeekableInputStreamFactory;
 import io.seekwell.S3URI;
-import java.io.EOFException;
+import io.seekwell.testing.hadoop.PositionalInputStream;
+import io.seekwell.testing.hadoop.SourceFileSystem;
 import java.io.IOException;
 import org.apache.hadoop.fs.FSInputStream;
 
@@ -18,49 +19,11 @@ record SeekwellSource(S3SeekableInputStreamFactory factory, S3URI uri, long leng
   @Override
   public FSInputStream open() throws IOException {
     S3SeekableInputStream stream = factory.createStream(uri);
-    return new FSInputStream() {
+    return new PositionalInputStream(length) {
       @Override
-      public void seek(long position) throws IOException {
-        stream.seek(position);
-      }
-
-      @Override
-      public long getPos() throws IOException {
-        return stream.getPos();
-      }
-
-      @Override
-      public boolean seekToNewSource(long position) {
-        return false;
-      }
-
-      @Override
-      public int read() throws IOException {
-        return stream.read();
-      }
-
-      @Override
-      public int read(byte[] buffer, int offset, int length) throws IOException {
-        return stream.read(buffer, offset, length);
-      }
-
-      @Override
-      public int read(long position, byte[] buffer, int offset, int length) throws IOException {
-        if (position >= stream.length()) {
-          return -1;
-        }
-        int n = (int) Math.min(length, stream.length() - position);
-        stream.readFully(position, buffer, offset, n);
-        return n;
-      }
-
-      @Override
-      public void readFully(long position, byte[] buffer, int offset, int length)
+      protected void readAt(long position, byte[] buffer, int offset, int count)
           throws IOException {
-        if (position + length > stream.length()) {
-          throw new EOFException(uri + ": " + length + " bytes at " + position + " pass the end");
-        }
-        stream.readFully(position, buffer, offset, length);
+        stream.readFully(position, buffer, offset, count);
       }
 
       @Override

@@ -109,7 +109,8 @@ public class SeekwellStreamFactory extends AbstractObjectInputStreamFactory {
    * S3A folds the columnar read policies ({@code parquet}, {@code orc}, {@code columnar}, {@code
    * vector}) into {@code random}; for them and for the default, Seekwell decides by the object's
    * name (the Parquet plug-in for {@code .parquet}, the ORC plug-in for {@code .orc}, a read-ahead
-   * window only once reads are sequential). {@code sequential} and {@code whole-file} get the read-ahead window at once.
+   * window only once reads are sequential). {@code sequential} and {@code whole-file} get the
+   * read-ahead window at once.
    */
   static InputPolicy policy(S3AInputPolicy s3aPolicy) {
     return s3aPolicy == S3AInputPolicy.Sequential ? InputPolicy.SEQUENTIAL : InputPolicy.DEFAULT;

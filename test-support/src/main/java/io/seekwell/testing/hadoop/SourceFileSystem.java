@@ -1,4 +1,4 @@
-package io.seekwell.orc;
+package io.seekwell.testing.hadoop;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -15,14 +15,14 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 
 /**
- * A read-only Hadoop file system over named sources of bytes, so that Apache ORC's own reader reads
- * through a stream a test chooses (a Seekwell stream, or one that records what is read). Paths are
- * {@code src:///NAME}.
+ * A read-only Hadoop file system over named sources of bytes, so that a format's own reader (ORC's,
+ * Parquet's) reads through streams its user chooses: a Seekwell stream, another library's, one that
+ * records what is read. Paths are {@code src:///NAME}. Thread-safe if its sources are.
  */
-final class SourceFileSystem extends FileSystem {
+public final class SourceFileSystem extends FileSystem {
 
   /** One file: its length, and a new stream over it for each open. */
-  interface Source {
+  public interface Source {
     long length();
 
     FSInputStream open() throws IOException;
@@ -32,13 +32,14 @@ final class SourceFileSystem extends FileSystem {
 
   private final Map<String, Source> sources;
 
-  SourceFileSystem(Map<String, Source> sources) {
+  /** Serves {@code sources} by name. */
+  public SourceFileSystem(Map<String, Source> sources) {
     this.sources = sources;
     setConf(new Configuration(false));
   }
 
   /** The path of the source named {@code name}. */
-  static Path path(String name) {
+  public static Path path(String name) {
     return new Path(ROOT.resolve(name));
   }
 
