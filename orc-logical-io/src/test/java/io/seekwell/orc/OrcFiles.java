@@ -38,14 +38,7 @@ final class OrcFiles {
       schema.addField("c" + column, TypeDescription.createLong());
     }
     Random random = new Random(seed);
-    try (Writer writer =
-        OrcFile.createWriter(
-            new org.apache.hadoop.fs.Path(file.toUri()),
-            OrcFile.writerOptions(new Configuration(false))
-                .setSchema(schema)
-                .stripeSize(stripeSize)
-                .bufferSize(64 * 1024)
-                .compress(compression))) {
+    try (Writer writer = writer(file, schema, stripeSize, compression)) {
       VectorizedRowBatch batch = schema.createRowBatch();
       for (int row = 0; row < rows; row++) {
         int at = batch.size++;
@@ -59,6 +52,19 @@ final class OrcFiles {
       }
     }
     return Files.readAllBytes(file);
+  }
+
+  /** A writer of {@code schema} to {@code file}, with compression chunks of 64 KiB. */
+  private static Writer writer(
+      Path file, TypeDescription schema, long stripeSize, CompressionKind compression)
+      throws IOException {
+    return OrcFile.createWriter(
+        new org.apache.hadoop.fs.Path(file.toUri()),
+        OrcFile.writerOptions(new Configuration(false))
+            .setSchema(schema)
+            .stripeSize(stripeSize)
+            .bufferSize(64 * 1024)
+            .compress(compression));
   }
 
   /**
@@ -78,14 +84,7 @@ final class OrcFiles {
     }
     Random random = new Random(seed);
     byte[] letters = new byte[24];
-    try (Writer writer =
-        OrcFile.createWriter(
-            new org.apache.hadoop.fs.Path(file.toUri()),
-            OrcFile.writerOptions(new Configuration(false))
-                .setSchema(schema)
-                .stripeSize(stripeSize)
-                .bufferSize(64 * 1024)
-                .compress(CompressionKind.ZLIB))) {
+    try (Writer writer = writer(file, schema, stripeSize, CompressionKind.ZLIB)) {
       VectorizedRowBatch batch = schema.createRowBatch();
       for (int row = 0; row < rows; row++) {
         int at = batch.size++;
