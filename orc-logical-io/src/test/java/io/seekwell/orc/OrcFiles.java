@@ -18,6 +18,7 @@ import org.apache.orc.RecordReader;
 import org.apache.orc.StripeInformation;
 import org.apache.orc.TypeDescription;
 import org.apache.orc.Writer;
+import org.apache.orc.impl.RecordReaderImpl;
 
 /** ORC files written and read by Apache ORC itself, for tests. */
 final class OrcFiles {
@@ -135,6 +136,27 @@ final class OrcFiles {
       }
     }
     return values;
+  }
+
+  /**
+   * The data streams of each stripe of {@code file} (of {@code columns} columns, the root
+   * included), from the stripe footers Apache ORC's reader reads.
+   */
+  static List<StripeStreams> streams(Path file, int columns) throws IOException {
+    List<Stripe> stripes = stripes(file);
+    List<StripeStreams> streams = new ArrayList<>();
+    try (Reader reader =
+            OrcFile.createReader(
+                new org.apache.hadoop.fs.Path(file.toUri()),
+                OrcFile.readerOptions(new Configuration(false)));
+        RecordReaderImpl rows = (RecordReaderImpl) reader.rows()) {
+      List<StripeInformation> information = reader.getStripes();
+      for (int i = 0; i < information.size(); i++) {
+        streams.add(
+            StripeStreams.of(stripes.get(i), rows.readStripeFooter(information.get(i)), columns));
+      }
+    }
+    return streams;
   }
 
   /** The stripes of {@code file} as Apache ORC's reader lists them. */

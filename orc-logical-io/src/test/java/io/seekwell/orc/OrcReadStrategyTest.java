@@ -104,6 +104,33 @@ class OrcReadStrategyTest {
   }
 
   @Test
+  void shortStepsThroughUnpredictedColumnsAreReadAheadOfUnlessTheyComeAsOneVectoredRead()
+      throws Exception {
+    Path file = dir.resolve("mixed.orc");
+    byte[] content = OrcFiles.writeMixed(file, 8, 20_000, 256 * 1024, 4);
+    StripeStreams first = OrcFiles.streams(file, 9).get(0);
+    // The wide columns' streams of the first stripe, as a reader of alternate columns reads them.
+    List<ByteRange> alternate = first.streamsOf(column -> column % 2 == 1);
+    assertTrue(alternate.size() >= 4, alternate.toString());
+
+    RecordingPrefetcher positional = new RecordingPrefetcher(NAME, content);
+    OrcReadStrategy oneByOne = open(positional, OrcSettings.DEFAULT.tailPrefetchSize());
+    oneByOne.footer().get();
+    for (ByteRange range : alternate) {
+      oneByOne.beforePositionalRead(range.start(), range.length());
+    }
+    assertTrue(
+        positional.prefetched.stream().anyMatch(ahead -> ahead.start() > alternate.get(1).end()),
+        "read ahead of the reader: " + positional.prefetched);
+
+    RecordingPrefetcher vectored = new RecordingPrefetcher(NAME, content);
+    OrcReadStrategy atOnce = open(vectored, OrcSettings.DEFAULT.tailPrefetchSize());
+    atOnce.footer().get();
+    atOnce.beforeVectoredRead(alternate);
+    assertEquals(List.of(), vectored.prefetched, "a vectored read asks for all it needs");
+  }
+
+  @Test
   void aPositionIsFoundInItsStripeAndNowhereElse() {
     List<Stripe> stripes =
         List.of(new Stripe(3, 10, 100, 7), new Stripe(120, 5, 50, 5), new Stripe(180, 1, 9, 10));

@@ -24,6 +24,11 @@ final class RecordingSource implements SourceFileSystem.Source {
     return bytes.length;
   }
 
+  /** Every range read, in the order read. */
+  List<ByteRange> reads() {
+    return List.copyOf(reads);
+  }
+
   /** How many distinct bytes readers read: the bytes the reads needed. */
   long bytesRead() {
     List<ByteRange> sorted = new ArrayList<>(reads);
