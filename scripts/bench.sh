@@ -3,13 +3,15 @@
 # datasets once (cached in .tools/bench-data), runs every workload on every read path, writes
 # docs/benchmarks.md (docs/benchmarks-loopback.md for --profile loopback, or
 # target/benchmarks-quick.md with --quick), and stops what it started.
-# Usage: ./scripts/bench.sh [--profile s3|loopback|faults|planning] [--quick] [--paths a,b]
+# Usage: ./scripts/bench.sh [--profile s3|loopback|faults|planning|rate] [--quick] [--paths a,b]
 #        [--workloads W1,W5] [--iterations N] [--warmup N] [--report FILE]
 # --profile faults runs the fault benchmark (io.seekwell.bench.FaultBenchmark) behind the s3
 # latency profile: every read path with stalls, cuts (FIN, RST) and slow first bytes on 2 % and
 # 25 % of the connections; its tables go to the fault section of docs/benchmarks.md.
 # --profile planning runs Iceberg scan planning (io.seekwell.bench.PlanningBenchmark) behind the
 # s3 latency profile, with Seekwell's disk tier cold and warm; report: docs/benchmarks-planning.md.
+# --profile rate runs the request-rate benchmark (io.seekwell.bench.RequestRateBenchmark) on
+# loopback: random 4 KiB reads from 1, 16, 64 and 256 threads; report: docs/benchmarks-request-rate.md.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib/local-s3.sh
@@ -24,6 +26,18 @@ if [ "$PROFILE" = faults ]; then
   else
     run_benchmarks_class io.seekwell.bench.FaultBenchmark "${S3_ARGS[@]}" --scale full \
       "${PASS_ARGS[@]}"
+  fi
+  exit 0
+fi
+if [ "$PROFILE" = rate ]; then
+  start_local_s3 loopback
+  if [ "$QUICK" = true ]; then
+    run_benchmarks_class io.seekwell.bench.RequestRateBenchmark "${S3_ARGS[@]}" --threads 1,16 \
+      --seconds 2 --objects 8 --object-mb 16 --memory-mb 8 \
+      --report benchmarks/target/benchmarks-request-rate-quick.md "${PASS_ARGS[@]}"
+  else
+    run_benchmarks_class io.seekwell.bench.RequestRateBenchmark "${S3_ARGS[@]}" \
+      --report docs/benchmarks-request-rate.md "${PASS_ARGS[@]}"
   fi
   exit 0
 fi

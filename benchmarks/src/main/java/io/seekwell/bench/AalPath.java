@@ -3,6 +3,7 @@ package io.seekwell.bench;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.parquet.bytes.ByteBufferAllocator;
 import org.apache.parquet.io.DelegatingSeekableInputStream;
 import org.apache.parquet.io.InputFile;
@@ -13,10 +14,14 @@ import software.amazon.s3.analyticsaccelerator.S3SdkObjectClient;
 import software.amazon.s3.analyticsaccelerator.S3SeekableInputStream;
 import software.amazon.s3.analyticsaccelerator.S3SeekableInputStreamConfiguration;
 import software.amazon.s3.analyticsaccelerator.S3SeekableInputStreamFactory;
+import software.amazon.s3.analyticsaccelerator.common.ConnectorConfiguration;
 import software.amazon.s3.analyticsaccelerator.common.ObjectRange;
 import software.amazon.s3.analyticsaccelerator.util.S3URI;
 
-/** The AWS Analytics Accelerator Library 1.3.1 with its defaults, on the same kind of client. */
+/**
+ * The AWS Analytics Accelerator Library 1.3.1 with its defaults (or given settings), on the same
+ * kind of client.
+ */
 final class AalPath implements ReadPath {
 
   private final String bucket;
@@ -24,11 +29,18 @@ final class AalPath implements ReadPath {
   private final S3SeekableInputStreamFactory factory;
 
   AalPath(S3AsyncClient s3, String bucket) {
+    this(s3, bucket, Map.of());
+  }
+
+  /** With AAL's own settings {@code settings} (its keys, such as {@code physicalio.*}). */
+  AalPath(S3AsyncClient s3, String bucket, Map<String, String> settings) {
     this.bucket = bucket;
     this.s3 = s3;
     this.factory =
         new S3SeekableInputStreamFactory(
-            new S3SdkObjectClient(s3, false), S3SeekableInputStreamConfiguration.DEFAULT);
+            new S3SdkObjectClient(s3, false),
+            S3SeekableInputStreamConfiguration.fromConfiguration(
+                new ConnectorConfiguration(settings)));
   }
 
   @Override

@@ -414,7 +414,7 @@ public final class Benchmark {
   }
 
   /** {@code key=value,key=value} as a map. */
-  private static Map<String, String> settings(String list) {
+  static Map<String, String> settings(String list) {
     Map<String, String> settings = new LinkedHashMap<>();
     for (String pair : list.split(",")) {
       if (pair.isBlank()) {

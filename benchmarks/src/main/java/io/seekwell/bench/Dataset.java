@@ -126,7 +126,7 @@ final class Dataset {
         lengths);
   }
 
-  private static void ensureBucket(S3Client admin) {
+  static void ensureBucket(S3Client admin) {
     try {
       admin.headBucket(b -> b.bucket(BUCKET));
     } catch (NoSuchBucketException e) {
