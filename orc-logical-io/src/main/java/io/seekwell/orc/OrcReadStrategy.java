@@ -33,8 +33,10 @@ import org.apache.orc.OrcProto;
  *   <li>The first read of a stripe's data streams teaches their columns, remembered per schema for
  *       the next file. Entering a stripe (at open, stripe 0) prefetches the learned columns' data
  *       streams of that stripe and the next, merged where the gap between them is cheaper to read
- *       than a new request ({@link Prefetcher#mergeGap()}). Row indexes and bloom filters are read
- *       only when the reader asks for them.
+ *       than a new request ({@link Prefetcher#mergeGap()}). When, merged, they are a stripe's whole
+ *       data, stripes are from then on asked for whole, data and footer in one range, before their
+ *       footers are fetched. Row indexes and bloom filters are read only when the reader asks for
+ *       them.
  *   <li>A reader reading columns nothing predicted, each read following the last within the merge
  *       gap (as one that reads alternate columns does), is read ahead of through the stripe's data,
  *       in a window that starts at twice the last step and doubles as the reader catches up.
