@@ -54,9 +54,11 @@ public final class SdkClients {
   }
 
   /**
-   * A CRT client builder set up for Seekwell: the HTTP settings of {@link #crtHttpConfiguration},
-   * the retries of {@link #crtRetryConfiguration}, and a part size of {@value #CRT_PART_SIZE} bytes
-   * so that the CRT never splits one of Seekwell's GETs (at most a few MiB) into several requests.
+   * A CRT client builder set up for Seekwell: at most {@code client.max.connections} requests in
+   * flight (the CRT otherwise derives its concurrency from a target throughput), the HTTP settings
+   * of {@link #crtHttpConfiguration}, the retries of {@link #crtRetryConfiguration}, and a part
+   * size of {@value #CRT_PART_SIZE} bytes so that the CRT never splits one of Seekwell's GETs (at
+   * most a few MiB) into several requests.
    *
    * <p>Over the CRT client, closing a body before its end stops delivery but not the transfer of
    * the part in flight: the CRT reads it to the end. Seekwell's GETs are small enough that this
@@ -64,6 +66,7 @@ public final class SdkClients {
    */
   public static S3CrtAsyncClientBuilder crtBuilder(ObjectClientConfiguration configuration) {
     return S3AsyncClient.crtBuilder()
+        .maxConcurrency(configuration.maxConnections())
         .httpConfiguration(crtHttpConfiguration(configuration))
         .retryConfiguration(crtRetryConfiguration(configuration))
         .minimumPartSizeInBytes(CRT_PART_SIZE);
