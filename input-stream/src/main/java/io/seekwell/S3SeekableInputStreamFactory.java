@@ -45,7 +45,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(S3SeekableInputStreamFactory.class);
   private static final AtomicBoolean ANNOUNCED = new AtomicBoolean();
 
-  private final ObjectClient client;
+  private final RetryingObjectClient client;
   private final Metrics metrics;
   private final PhysicalIO physicalIO;
   private final ReadStrategySelector strategies;
@@ -299,6 +299,14 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
   /** The factory's counters: requests, bytes, retries, errors. */
   public MetricsSnapshot getMetrics() {
     return metrics.snapshot();
+  }
+
+  /**
+   * The adaptive limit of requests in flight to each bucket read so far ({@code
+   * client.concurrency.max}): lower than the most while the store throttles.
+   */
+  public Map<String, Integer> getConcurrencyLimits() {
+    return client.concurrencyLimits();
   }
 
   /** The format plug-in of type {@code type}, if one was found on the class path. */

@@ -406,8 +406,9 @@ final class BlockStore implements AutoCloseable {
           countDemandGet();
         }
         ByteRange rest = block.range().suffixFrom(block.range().start() + block.filled());
+        FetchContext sent = block.isPrefetched() ? context.asPrefetch() : context;
         try {
-          get(blocks, rest, context, block::fillFrom);
+          get(blocks, rest, sent, block::fillFrom);
         } catch (IOException e) {
           // Once every byte is in (of the version checked before the first), what fails after it
           // (the factory closing while the exchange ends) costs the block nothing.

@@ -12,4 +12,10 @@ import java.util.function.Consumer;
  * @param immutable whether the object is written once and never changed, so that its bytes may be
  *     kept in the disk tier
  */
-public record FetchContext(RequestOptions options, Consumer<ByteRange> onGet, boolean immutable) {}
+public record FetchContext(RequestOptions options, Consumer<ByteRange> onGet, boolean immutable) {
+
+  /** This context for GETs of bytes fetched ahead of any read. */
+  FetchContext asPrefetch() {
+    return new FetchContext(options.asPrefetch(), onGet, immutable);
+  }
+}

@@ -30,6 +30,7 @@ public final class ObjectClientConfiguration {
   private final Duration hedgeFloor;
   private final double hedgeBudget;
   private final Duration stallFloor;
+  private final int concurrencyMax;
 
   private ObjectClientConfiguration(Builder builder) {
     this.maxAttempts = requireAtLeast("maxAttempts", builder.maxAttempts, 1);
@@ -44,6 +45,7 @@ public final class ObjectClientConfiguration {
     this.hedgeMaxCopies = requireAtLeast("hedgeMaxCopies", builder.hedgeMaxCopies, 0);
     this.hedgeFloor = requirePositive("hedgeFloor", builder.hedgeFloor);
     this.stallFloor = requirePositive("stallFloor", builder.stallFloor);
+    this.concurrencyMax = requireAtLeast("concurrencyMax", builder.concurrencyMax, 1);
     if (!(builder.hedgeBudget >= 0 && builder.hedgeBudget <= 1)) {
       throw new IllegalArgumentException(
           "hedgeBudget must be from 0 to 1, was " + builder.hedgeBudget);
@@ -97,6 +99,7 @@ public final class ObjectClientConfiguration {
               + "': expected at most 1");
     }
     builder.stallFloor = client.getPositiveDuration("stall.floor", DEFAULTS.stallFloor);
+    builder.concurrencyMax = client.getInt("concurrency.max", DEFAULTS.concurrencyMax, 1);
     return builder.build();
   }
 
@@ -171,6 +174,14 @@ public final class ObjectClientConfiguration {
     return stallFloor;
   }
 
+  /**
+   * The most requests in flight to one bucket. Each bucket's adaptive limit starts here, is cut
+   * when the store throttles, and grows back towards it while requests succeed.
+   */
+  public int concurrencyMax() {
+    return concurrencyMax;
+  }
+
   /** These settings with another number of attempts. */
   public ObjectClientConfiguration withMaxAttempts(int attempts) {
     return toBuilder().maxAttempts(attempts).build();
@@ -201,7 +212,8 @@ public final class ObjectClientConfiguration {
         && hedgeMaxCopies == that.hedgeMaxCopies
         && hedgeFloor.equals(that.hedgeFloor)
         && hedgeBudget == that.hedgeBudget
-        && stallFloor.equals(that.stallFloor);
+        && stallFloor.equals(that.stallFloor)
+        && concurrencyMax == that.concurrencyMax;
   }
 
   @Override
@@ -219,7 +231,8 @@ public final class ObjectClientConfiguration {
         hedgeMaxCopies,
         hedgeFloor,
         hedgeBudget,
-        stallFloor);
+        stallFloor,
+        concurrencyMax);
   }
 
   @Override
@@ -250,6 +263,8 @@ public final class ObjectClientConfiguration {
         + hedgeBudget
         + ", stallFloor="
         + stallFloor
+        + ", concurrencyMax="
+        + concurrencyMax
         + "}";
   }
 
@@ -282,6 +297,7 @@ public final class ObjectClientConfiguration {
     private Duration hedgeFloor = Duration.ofMillis(50);
     private double hedgeBudget = 0.05;
     private Duration stallFloor = Duration.ofSeconds(1);
+    private int concurrencyMax = 1024;
 
     private Builder() {}
 
@@ -299,6 +315,7 @@ public final class ObjectClientConfiguration {
       hedgeFloor = from.hedgeFloor;
       hedgeBudget = from.hedgeBudget;
       stallFloor = from.stallFloor;
+      concurrencyMax = from.concurrencyMax;
     }
 
     /** See {@link ObjectClientConfiguration#maxAttempts()}. */
@@ -376,6 +393,12 @@ public final class ObjectClientConfiguration {
     /** See {@link ObjectClientConfiguration#stallFloor()}. */
     public Builder stallFloor(Duration value) {
       stallFloor = value;
+      return this;
+    }
+
+    /** See {@link ObjectClientConfiguration#concurrencyMax()}. */
+    public Builder concurrencyMax(int value) {
+      concurrencyMax = value;
       return this;
     }
 

@@ -16,9 +16,12 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -49,6 +52,12 @@ import java.util.function.Function;
  *       If-Match}: no byte is delivered twice and bytes of two versions are never mixed. Resumes
  *       have their own bound, {@code resume.max.attempts}, so a client whose SDK retries by itself
  *       (CRT) can set {@code retry.max.attempts=1} and still have cut bodies resumed.
+ *   <li><b>Limits</b> the requests in flight to each bucket ({@link ConcurrencyLimit}): the limit
+ *       starts at {@code concurrency.max}, is cut when the store throttles and grows back while
+ *       requests succeed. Attempts over it wait, without a thread, until a place is free (those of
+ *       prefetches behind those a read waits for) or the call's deadline passes; an attempt's
+ *       headers timeout and hedge deadline count from when it is sent. An attempt that waits is
+ *       neither hedged nor tied.
  * </ul>
  *
  * <p>A request that cannot succeed fails with the last error, its message naming the object, the
@@ -68,6 +77,7 @@ public final class RetryingObjectClient implements ObjectClient {
   private final ResponseTimes times;
   private final HedgeBudget budget;
   private final StallWatchdog watchdog;
+  private final Map<String, ConcurrencyLimit> limits = new ConcurrentHashMap<>();
 
   /** Retries, hedges and resumes the requests of {@code delegate} as {@code configuration} says. */
   public RetryingObjectClient(
@@ -115,6 +125,7 @@ public final class RetryingObjectClient implements ObjectClient {
   public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
     return new Call<>(
             "HEAD " + request.location(),
+            request.location().bucket(),
             request.options(),
             true,
             options -> delegate.headObject(new HeadRequest(request.location(), options)),
@@ -140,11 +151,41 @@ public final class RetryingObjectClient implements ObjectClient {
   CompletableFuture<ObjectContent> send(GetRequest request) {
     return new Call<>(
             "GET " + request.describe(),
+            request.location().bucket(),
             request.options(),
             request.range().length() <= TIED_MAX_BYTES,
             options -> delegate.getObject(request.withOptions(options)),
             Futures::closeQuietly)
         .start();
+  }
+
+  /** The adaptive concurrency limit of {@code bucket}'s requests. */
+  private ConcurrencyLimit limitOf(String bucket) {
+    ConcurrencyLimit limit = limits.get(bucket);
+    return limit != null
+        ? limit
+        : limits.computeIfAbsent(
+            bucket, b -> new ConcurrencyLimit(b, configuration.concurrencyMax(), ticker, metrics));
+  }
+
+  /**
+   * The adaptive limit of requests in flight to each bucket requested so far (see {@code
+   * client.concurrency.max}).
+   */
+  public Map<String, Integer> concurrencyLimits() {
+    Map<String, Integer> now = new TreeMap<>();
+    limits.forEach((bucket, limit) -> now.put(bucket, limit.limit()));
+    return now;
+  }
+
+  private static ConcurrencyLimit.Outcome outcome(Throwable failure) {
+    if (failure == null) {
+      return ConcurrencyLimit.Outcome.SUCCESS;
+    }
+    return Futures.asIoException(failure) instanceof ObjectStoreException store
+            && store.isThrottling()
+        ? ConcurrencyLimit.Outcome.THROTTLED
+        : ConcurrencyLimit.Outcome.OTHER;
   }
 
   /** Counts {@code metric} for the factory and, if the request asks for it, for its stream. */
@@ -183,6 +224,7 @@ public final class RetryingObjectClient implements ObjectClient {
     private final CompletableFuture<T> result = new CompletableFuture<>();
     private final List<Attempt> inFlight = new ArrayList<>();
     private final long startNanos = ticker.nanos();
+    private final ConcurrencyLimit limit;
     private int attempts;
     private int hedges;
     private boolean tied;
@@ -190,11 +232,13 @@ public final class RetryingObjectClient implements ObjectClient {
 
     private Call(
         String what,
+        String bucket,
         RequestOptions options,
         boolean small,
         Function<RequestOptions, CompletableFuture<T>> send,
         Consumer<T> discard) {
       this.what = what;
+      this.limit = limitOf(bucket);
       this.options = options;
       this.small = small;
       this.send = send;
@@ -211,21 +255,39 @@ public final class RetryingObjectClient implements ObjectClient {
       HEDGE
     }
 
-    /** One request sent. It is given up if its headers have not come after {@code timeoutNanos}. */
+    /**
+     * One request: it waits for a place under its bucket's concurrency limit, then is sent, and is
+     * given up if its headers have not come {@code timeoutNanos} after it was sent.
+     */
     private final class Attempt {
       private final Kind kind;
       private final long timeoutNanos;
-      private final long sentNanos = ticker.nanos();
+      private volatile CompletableFuture<ConcurrencyLimit.Permit> place;
+      private volatile long sentNanos;
       private volatile CompletableFuture<T> future;
+      private volatile boolean cancelled;
 
       private Attempt(Kind kind, long timeoutNanos) {
         this.kind = kind;
         this.timeoutNanos = timeoutNanos;
       }
 
+      private boolean isSent() {
+        return future != null;
+      }
+
+      /** Gives up the wait for a place, or the request if it was sent. */
       private void cancel() {
-        future.cancel(true);
-        future.thenAccept(discard);
+        cancelled = true;
+        CompletableFuture<ConcurrencyLimit.Permit> waiting = place;
+        if (waiting != null) {
+          waiting.cancel(true);
+        }
+        CompletableFuture<T> sent = future;
+        if (sent != null) {
+          sent.cancel(true);
+          sent.thenAccept(discard);
+        }
       }
     }
 
@@ -241,7 +303,7 @@ public final class RetryingObjectClient implements ObjectClient {
         tied = tie;
       }
       Attempt first = sendAttempt(Kind.TRY);
-      if (tie && first != null && !first.future.isDone()) {
+      if (tie && first != null && first.isSent() && !first.future.isDone()) {
         count(Metric.HEDGED_GETS, options);
         sendAttempt(Kind.TIED);
       }
@@ -252,7 +314,11 @@ public final class RetryingObjectClient implements ObjectClient {
       return tied;
     }
 
-    /** Sends an attempt of {@code kind}; null if the call already has its answer. */
+    /**
+     * Starts an attempt of {@code kind}: it is sent when its bucket's limit has a place for it, and
+     * fails the call if none comes before the call's deadline. Null if the call already has its
+     * answer.
+     */
     private Attempt sendAttempt(Kind kind) {
       Attempt attempt;
       synchronized (this) {
@@ -268,6 +334,32 @@ public final class RetryingObjectClient implements ObjectClient {
         inFlight.add(attempt);
       }
       budget.earn();
+      CompletableFuture<ConcurrencyLimit.Permit> place = limit.acquire(options.prefetch());
+      attempt.place = place;
+      if (!place.isDone()) {
+        long left = policy.deadline().toNanos() - (ticker.nanos() - startNanos);
+        if (!schedule(() -> place.completeExceptionally(notSent()), Math.max(0, left))) {
+          place.cancel(true);
+        }
+      }
+      place.whenComplete(
+          (permit, failure) -> {
+            if (failure == null) {
+              send(attempt, permit);
+            } else if (!(failure instanceof CancellationException)) {
+              answered(attempt, null, failure);
+            }
+          });
+      return attempt;
+    }
+
+    /** Sends {@code attempt}, which holds {@code permit} until it has its answer. */
+    private void send(Attempt attempt, ConcurrencyLimit.Permit permit) {
+      if (attempt.cancelled) {
+        permit.release(ConcurrencyLimit.Outcome.OTHER);
+        return;
+      }
+      attempt.sentNanos = ticker.nanos();
       CompletableFuture<T> future;
       try {
         future = send.apply(options.withHeadersTimeout(Duration.ofNanos(attempt.timeoutNanos)));
@@ -275,12 +367,32 @@ public final class RetryingObjectClient implements ObjectClient {
         future = CompletableFuture.failedFuture(e);
       }
       attempt.future = future;
-      future.whenComplete((value, failure) -> answered(attempt, value, failure));
+      if (attempt.cancelled) {
+        attempt.cancel(); // cancelled while it was being sent
+      }
+      future.whenComplete(
+          (value, failure) -> {
+            permit.release(outcome(failure));
+            answered(attempt, value, failure);
+          });
       schedule(() -> timeOut(attempt), attempt.timeoutNanos);
       if (configuration.hedgeMaxCopies() > 0) {
         schedule(this::hedgeIfStillWaiting, times.hedgeDeadlineNanos());
       }
-      return attempt;
+    }
+
+    private ObjectStoreException notSent() {
+      return new ObjectStoreException(
+          what
+              + ": not sent within the retry deadline of "
+              + policy.deadline().toMillis()
+              + " ms, waiting for a place among the requests in flight to "
+              + limit,
+          0,
+          null,
+          null,
+          false,
+          null);
     }
 
     private boolean schedule(Runnable task, long delayNanos) {
@@ -327,7 +439,11 @@ public final class RetryingObjectClient implements ObjectClient {
     private void hedgeIfStillWaiting() {
       Attempt abandoned = null;
       synchronized (this) {
-        if (result.isDone() || inFlight.isEmpty() || pastDeadline(0)) {
+        if (result.isDone()
+            || inFlight.isEmpty()
+            || pastDeadline(0)
+            || !inFlight.stream().allMatch(Attempt::isSent)) {
+          // An attempt waiting for a place is sent with its own hedge deadline.
           return;
         }
         long now = ticker.nanos();
@@ -485,9 +601,7 @@ public final class RetryingObjectClient implements ObjectClient {
         }
       }
       for (Attempt loser : losers) {
-        if (loser.future != null) {
-          loser.cancel();
-        }
+        loser.cancel();
       }
     }
   }

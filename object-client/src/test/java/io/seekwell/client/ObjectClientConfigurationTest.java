@@ -47,7 +47,8 @@ class ObjectClientConfigurationTest {
             Map.entry("seekwell.client.hedge.max.copies", "0"),
             Map.entry("seekwell.client.hedge.floor", "80ms"),
             Map.entry("seekwell.client.hedge.budget", "0.1"),
-            Map.entry("seekwell.client.stall.floor", "2s"));
+            Map.entry("seekwell.client.stall.floor", "2s"),
+            Map.entry("seekwell.client.concurrency.max", "300"));
     assertEquals(
         ObjectClientConfiguration.builder()
             .maxAttempts(3)
@@ -63,6 +64,7 @@ class ObjectClientConfigurationTest {
             .hedgeFloor(Duration.ofMillis(80))
             .hedgeBudget(0.1)
             .stallFloor(Duration.ofSeconds(2))
+            .concurrencyMax(300)
             .build(),
         ObjectClientConfiguration.fromConfiguration(ConnectorConfiguration.of(map, "seekwell.")));
   }

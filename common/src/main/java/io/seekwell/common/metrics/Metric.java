@@ -58,5 +58,11 @@ public enum Metric {
   /** Disk reads and writes that failed (full disk, I/O errors); the tier pauses after each. */
   DISK_ERRORS,
   /** Blocks not written to the disk tier because its write queue was full or it was paused. */
-  DISK_WRITES_SKIPPED
+  DISK_WRITES_SKIPPED,
+  /** Requests that waited for a place under their bucket's adaptive concurrency limit. */
+  REQUESTS_QUEUED,
+  /** Nanoseconds requests waited for a place under their bucket's adaptive concurrency limit. */
+  QUEUED_NANOS,
+  /** Times a bucket's adaptive concurrency limit was cut because the store throttled. */
+  CONCURRENCY_LIMIT_CUTS
 }

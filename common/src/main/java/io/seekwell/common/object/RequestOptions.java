@@ -23,6 +23,8 @@ import java.util.Optional;
  *     ObjectClient} that cannot cancel a request once sent (a blocking SDK call) must abort the
  *     request after that long, so that a stalled request does not hold a thread and a connection
  *     until the socket times out
+ * @param prefetch whether the request fetches bytes ahead of any read; while a bucket's requests
+ *     wait for a place under its concurrency limit, these wait behind the ones a read waits for
  */
 public record RequestOptions(
     Optional<CustomerKey> customerKey,
@@ -30,7 +32,8 @@ public record RequestOptions(
     Optional<String> auditInfo,
     Optional<Object> callerContext,
     Optional<Metrics> streamMetrics,
-    Optional<Duration> headersTimeout) {
+    Optional<Duration> headersTimeout,
+    boolean prefetch) {
 
   private static final RequestOptions NONE =
       new RequestOptions(
@@ -39,7 +42,8 @@ public record RequestOptions(
           Optional.empty(),
           Optional.empty(),
           Optional.empty(),
-          Optional.empty());
+          Optional.empty(),
+          false);
 
   /** Creates options; every argument must be non-null (use empty optionals). */
   public RequestOptions {
@@ -65,13 +69,25 @@ public record RequestOptions(
   /** These options with {@code key} as the SSE-C key. */
   public RequestOptions withCustomerKey(CustomerKey key) {
     return new RequestOptions(
-        Optional.of(key), userAgentSuffix, auditInfo, callerContext, streamMetrics, headersTimeout);
+        Optional.of(key),
+        userAgentSuffix,
+        auditInfo,
+        callerContext,
+        streamMetrics,
+        headersTimeout,
+        prefetch);
   }
 
   /** These options with {@code suffix} appended to the user agent. */
   public RequestOptions withUserAgentSuffix(String suffix) {
     return new RequestOptions(
-        customerKey, Optional.of(suffix), auditInfo, callerContext, streamMetrics, headersTimeout);
+        customerKey,
+        Optional.of(suffix),
+        auditInfo,
+        callerContext,
+        streamMetrics,
+        headersTimeout,
+        prefetch);
   }
 
   /** These options with {@code audit} sent as the request's audit string. */
@@ -82,7 +98,8 @@ public record RequestOptions(
         Optional.of(audit),
         callerContext,
         streamMetrics,
-        headersTimeout);
+        headersTimeout,
+        prefetch);
   }
 
   /** These options with {@code context} passed along to the object client. */
@@ -93,7 +110,8 @@ public record RequestOptions(
         auditInfo,
         Optional.of(context),
         streamMetrics,
-        headersTimeout);
+        headersTimeout,
+        prefetch);
   }
 
   /** These options with {@code metrics} counting what the resilience layer does per stream. */
@@ -104,7 +122,8 @@ public record RequestOptions(
         auditInfo,
         callerContext,
         Optional.of(metrics),
-        headersTimeout);
+        headersTimeout,
+        prefetch);
   }
 
   /** These options with {@code timeout} as the time the sender waits for response headers. */
@@ -115,6 +134,19 @@ public record RequestOptions(
         auditInfo,
         callerContext,
         streamMetrics,
-        Optional.of(timeout));
+        Optional.of(timeout),
+        prefetch);
+  }
+
+  /** These options for a request that fetches bytes ahead of any read. */
+  public RequestOptions asPrefetch() {
+    return new RequestOptions(
+        customerKey,
+        userAgentSuffix,
+        auditInfo,
+        callerContext,
+        streamMetrics,
+        headersTimeout,
+        true);
   }
 }

@@ -1,0 +1,205 @@
+package io.seekwell.client;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.common.ByteRange;
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.Metrics;
+import io.seekwell.common.object.GetRequest;
+import io.seekwell.common.object.ObjectContent;
+import io.seekwell.common.object.ObjectLocation;
+import io.seekwell.common.object.ObjectStoreException;
+import io.seekwell.common.object.RequestOptions;
+import io.seekwell.testing.InMemoryObjectClient;
+import io.seekwell.testing.ManualClock;
+import io.seekwell.testing.TestData;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The resilience layer's per-bucket concurrency limit, on a clock the test moves. */
+class ConcurrencyLimitedCallsTest {
+
+  private static final ObjectLocation OBJECT = ObjectLocation.of("bucket", "key");
+  private static final byte[] CONTENT = TestData.randomBytes(13, 100_000);
+  private static final ObjectClientConfiguration ONE_AT_A_TIME =
+      ObjectClientConfiguration.builder()
+          .baseDelay(Duration.ofMillis(1))
+          .maxDelay(Duration.ofMillis(2))
+          .firstByteTimeout(Duration.ofSeconds(5))
+          .retryDeadline(Duration.ofSeconds(60))
+          .hedgeMaxCopies(0)
+          .concurrencyMax(1)
+          .build();
+
+  private final Metrics metrics = new Metrics();
+  private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
+  private final ScriptedFaultsObjectClient faults = new ScriptedFaultsObjectClient(store);
+  private final ManualClock clock = new ManualClock();
+
+  {
+    store.put(OBJECT, CONTENT);
+  }
+
+  private RetryingObjectClient client(ObjectClientConfiguration configuration) {
+    return new RetryingObjectClient(faults, configuration, metrics, clock, clock);
+  }
+
+  @AfterEach
+  void close() {
+    clock.close();
+  }
+
+  private static GetRequest get(long start, long end, RequestOptions options) {
+    return new GetRequest(OBJECT, ByteRange.of(start, end), Optional.empty(), options);
+  }
+
+  private static void assertBytes(long start, long end, CompletableFuture<ObjectContent> response)
+      throws Exception {
+    try (ObjectContent content = response.get(10, TimeUnit.SECONDS)) {
+      assertArrayEquals(
+          Arrays.copyOfRange(CONTENT, (int) start, (int) end + 1), content.stream().readAllBytes());
+    }
+  }
+
+  private List<ByteRange> sentRanges() {
+    return faults.sentGets().stream().map(GetRequest::range).toList();
+  }
+
+  @Test
+  void aGetOverTheLimitIsSentWhenAPlaceFreesAndItsHeadersTimeoutCountsFromThen() throws Exception {
+    faults.thenHang().thenHang();
+    try (RetryingObjectClient client = client(ONE_AT_A_TIME)) {
+      CompletableFuture<ObjectContent> first = client.getObject(get(0, 99, RequestOptions.none()));
+      CompletableFuture<ObjectContent> second =
+          client.getObject(get(100, 199, RequestOptions.none()));
+      assertEquals(List.of(ByteRange.of(0, 99)), sentRanges(), "the second waits");
+      assertEquals(1, metrics.get(Metric.REQUESTS_QUEUED));
+
+      long timeout = client.times().headersTimeoutNanos(1);
+      clock.advance(Duration.ofNanos(timeout)); // the first times out; the second is sent, hangs
+      assertEquals(List.of(ByteRange.of(0, 99), ByteRange.of(100, 199)), sentRanges());
+      clock.advance(Duration.ofNanos(timeout - 1));
+      assertFalse(faults.hungGets().get(1).isDone(), "its timeout counts from when it was sent");
+      assertEquals(timeout, metrics.get(Metric.QUEUED_NANOS));
+
+      clock.advance(Duration.ofNanos(1));
+      assertTrue(faults.hungGets().get(1).isCancelled());
+      assertBytes(0, 99, first);
+      clock.advance(Duration.ofMillis(5)); // the second one's retry, after its backoff
+      assertBytes(100, 199, second);
+    }
+  }
+
+  @Test
+  void demandGetsWaitingGoBeforePrefetchGetsWaiting() throws Exception {
+    faults.thenHang();
+    try (RetryingObjectClient client = client(ONE_AT_A_TIME)) {
+      CompletableFuture<ObjectContent> holding =
+          client.getObject(get(0, 99, RequestOptions.none()));
+      CompletableFuture<ObjectContent> prefetch =
+          client.getObject(get(1000, 1999, RequestOptions.none().asPrefetch()));
+      CompletableFuture<ObjectContent> demand =
+          client.getObject(get(5000, 5099, RequestOptions.none()));
+
+      clock.advance(Duration.ofNanos(client.times().headersTimeoutNanos(1)));
+      clock.advance(Duration.ofMillis(5)); // the first one's retry, after its backoff
+      assertEquals(
+          List.of(
+              ByteRange.of(0, 99),
+              ByteRange.of(5000, 5099),
+              ByteRange.of(1000, 1999),
+              ByteRange.of(0, 99)),
+          sentRanges());
+      assertBytes(5000, 5099, demand);
+      assertBytes(1000, 1999, prefetch);
+      assertBytes(0, 99, holding);
+    }
+  }
+
+  @Test
+  void aCancelledGetLeavesTheQueueUnsent() throws Exception {
+    faults.thenHang();
+    try (RetryingObjectClient client = client(ONE_AT_A_TIME)) {
+      CompletableFuture<ObjectContent> holding =
+          client.getObject(get(0, 99, RequestOptions.none()));
+      client.getObject(get(100, 199, RequestOptions.none())).cancel(true);
+
+      clock.advance(Duration.ofNanos(client.times().headersTimeoutNanos(1)));
+      clock.advance(Duration.ofMillis(5));
+      assertBytes(0, 99, holding);
+      assertEquals(List.of(ByteRange.of(0, 99), ByteRange.of(0, 99)), sentRanges());
+    }
+  }
+
+  @Test
+  void aGetWaitingPastTheRetryDeadlineFailsNamingTheBucketAndItsLimit() {
+    faults.thenHang();
+    ObjectClientConfiguration patient =
+        ONE_AT_A_TIME.toBuilder()
+            .firstByteTimeout(Duration.ofMinutes(5))
+            .stallFloor(Duration.ofMinutes(1))
+            .build();
+    try (RetryingObjectClient client = client(patient)) {
+      client.getObject(get(0, 99, RequestOptions.none()));
+      CompletableFuture<ObjectContent> waiting =
+          client.getObject(get(100, 199, RequestOptions.none()));
+      clock.advance(Duration.ofSeconds(59));
+      assertFalse(waiting.isDone());
+
+      clock.advance(Duration.ofSeconds(1));
+      ExecutionException e = assertThrows(ExecutionException.class, waiting::get);
+      ObjectStoreException failure = assertInstanceOf(ObjectStoreException.class, e.getCause());
+      assertTrue(
+          failure
+              .getMessage()
+              .contains(
+                  "GET s3://bucket/key [100-199]: not sent within the retry deadline of 60000 ms"),
+          failure.getMessage());
+      assertTrue(
+          failure.getMessage().contains("bucket bucket: limit 1 of at most 1, 1 in flight"),
+          failure.getMessage());
+      assertEquals(1, sentRanges().size());
+    }
+  }
+
+  @Test
+  void aThrottledAnswerCutsTheBucketsLimitAndSuccessesRaiseItAgain() throws Exception {
+    ObjectStoreException slowDown =
+        new ObjectStoreException(
+            "GET s3://bucket/key: slow down", 503, "SlowDown", "r", true, null);
+    ObjectClientConfiguration throttled = ONE_AT_A_TIME.toBuilder().concurrencyMax(64).build();
+    faults.thenHang().thenHang().thenHang().thenFail(slowDown);
+    try (RetryingObjectClient client = client(throttled)) {
+      for (int i = 0; i < 3; i++) {
+        client.getObject(get(0, 9, RequestOptions.none())); // held in flight
+      }
+      clock.advance(Duration.ofMillis(1));
+      CompletableFuture<ObjectContent> response =
+          client.getObject(get(10, 19, RequestOptions.none()));
+      assertEquals(Map.of("bucket", 3), client.concurrencyLimits(), "0.75 of the 4 in flight");
+      assertEquals(1, metrics.get(Metric.CONCURRENCY_LIMIT_CUTS));
+      // The three held time out, and their places go to the throttled one's retry and to them.
+      clock.advance(Duration.ofNanos(client.times().headersTimeoutNanos(1)));
+      clock.advance(Duration.ofMillis(100));
+      assertBytes(10, 19, response);
+      for (int i = 0; i < 20; i++) {
+        assertBytes(20, 29, client.getObject(get(20, 29, RequestOptions.none())));
+      }
+      assertTrue(
+          client.concurrencyLimits().get("bucket") >= 2, client.concurrencyLimits()::toString);
+    }
+  }
+}
