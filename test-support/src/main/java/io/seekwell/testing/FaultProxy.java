@@ -11,6 +11,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -42,6 +43,9 @@ public final class FaultProxy implements AutoCloseable {
   private final Fault stallFault = new Fault();
   private final AtomicLong bytesToClients = new AtomicLong();
   private final AtomicInteger connections = new AtomicInteger();
+  private final AtomicLong forwardedRequests = new AtomicLong();
+  private final Throttle throttle = new Throttle();
+  private volatile long requestDelayMillis;
   private final AtomicInteger faultedConnections = new AtomicInteger();
   private volatile ConnectionFault connectionFault;
   private volatile double faultFraction;
@@ -102,6 +106,43 @@ public final class FaultProxy implements AutoCloseable {
     errorStatus = status;
     errorCode = code;
     errorsLeft.set(count);
+  }
+
+  /**
+   * Answers HTTP 503 SlowDown to the requests over {@code perSecond}, as S3 does to a prefix while
+   * it scales: each request takes a token from a bucket that refills at that rate and holds at most
+   * a tenth of a second's worth. The bucket starts full. 0 stops throttling.
+   */
+  public void throttleAbove(double perSecond) {
+    if (!(perSecond >= 0)) {
+      throw new IllegalArgumentException("perSecond must be >= 0, was " + perSecond);
+    }
+    synchronized (throttle) {
+      throttle.perSecond = perSecond;
+      throttle.tokens = Math.max(1, perSecond / 10);
+      throttle.refilledNanos = System.nanoTime();
+    }
+  }
+
+  /**
+   * Holds each request this long before it is forwarded (or throttled), as if the store were far
+   * away: S3's time to first byte is about 25 ms. Zero stops.
+   */
+  public void delayRequests(Duration delay) {
+    if (delay.isNegative()) {
+      throw new IllegalArgumentException("delay must not be negative, was " + delay);
+    }
+    requestDelayMillis = delay.toMillis();
+  }
+
+  /** Requests answered with 503 SlowDown by {@link #throttleAbove} so far. */
+  public long throttledRequests() {
+    return throttle.throttled.get();
+  }
+
+  /** Requests forwarded to the store so far. */
+  public long forwardedRequests() {
+    return forwardedRequests.get();
   }
 
   /** Resets the connection once {@code bytes} more response bytes have reached the client. */
@@ -211,6 +252,15 @@ public final class FaultProxy implements AutoCloseable {
           answerError(client, text.startsWith("HEAD "), errorStatus, errorCode);
           return;
         }
+        long delay = requestDelayMillis;
+        if (delay > 0) {
+          pause(delay);
+        }
+        if (!throttle.admit()) {
+          answerError(client, text.startsWith("HEAD "), 503, "SlowDown");
+          return;
+        }
+        forwardedRequests.incrementAndGet();
         if (connectionFault != null) {
           head = closingAfterResponse(text).getBytes(StandardCharsets.ISO_8859_1);
         }
@@ -292,6 +342,30 @@ public final class FaultProxy implements AutoCloseable {
         Thread.currentThread().interrupt();
         return;
       }
+    }
+  }
+
+  /** A token bucket of requests; see {@link #throttleAbove}. */
+  private static final class Throttle {
+    private final AtomicLong throttled = new AtomicLong();
+    private double perSecond;
+    private double tokens;
+    private long refilledNanos;
+
+    synchronized boolean admit() {
+      if (perSecond == 0) {
+        return true;
+      }
+      long now = System.nanoTime();
+      tokens =
+          Math.min(Math.max(1, perSecond / 10), tokens + (now - refilledNanos) * perSecond / 1e9);
+      refilledNanos = now;
+      if (tokens >= 1) {
+        tokens -= 1;
+        return true;
+      }
+      throttled.incrementAndGet();
+      return false;
     }
   }
 
