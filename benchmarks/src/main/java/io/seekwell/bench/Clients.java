@@ -4,6 +4,7 @@ import io.seekwell.client.ObjectClientConfiguration;
 import io.seekwell.client.SdkClients;
 import java.net.URI;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -23,6 +24,22 @@ final class Clients {
   static S3AsyncClient async(
       URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter) {
     return configure(S3AsyncClient.builder(), endpoint, credentials, counter)
+        .httpClientBuilder(SdkClients.nettyHttpClient(ObjectClientConfiguration.defaults()))
+        .build();
+  }
+
+  /**
+   * As {@link #async}, with the SDK's default retries (3 attempts, a longer backoff after
+   * throttling), as an application that does not retry by itself deploys it.
+   */
+  static S3AsyncClient asyncWithSdkRetries(
+      URI endpoint, StaticCredentialsProvider credentials, RequestCounter counter) {
+    ClientOverrideConfiguration.Builder overrides =
+        ClientOverrideConfiguration.builder()
+            .retryStrategy(AwsRetryStrategy.defaultRetryStrategy())
+            .addExecutionInterceptor(counter);
+    return configure(S3AsyncClient.builder(), endpoint, credentials, counter)
+        .overrideConfiguration(overrides.build())
         .httpClientBuilder(SdkClients.nettyHttpClient(ObjectClientConfiguration.defaults()))
         .build();
   }

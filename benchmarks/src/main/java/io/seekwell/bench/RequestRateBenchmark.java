@@ -1,11 +1,14 @@
 package io.seekwell.bench;
 
+import io.seekwell.testing.FaultProxy;
 import java.io.EOFException;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,7 +37,13 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  * <p>Arguments: {@code --endpoint}, {@code --access-key}, {@code --secret-key}, {@code --paths
  * seekwell,aal}, {@code --threads 1,16,64,256}, {@code --seconds 10} (measured, after 2 s of
  * warm-up per run), {@code --objects 64} of {@code --object-mb 16}, {@code --seekwell k=v,...},
- * {@code --memory-mb 64} (the cache bound given to Seekwell and AAL alike), {@code --report FILE}.
+ * {@code --memory-mb 64} (the cache bound given to Seekwell and AAL alike), {@code --report FILE},
+ * {@code --append true} (add to the report instead of replacing it).
+ *
+ * <p>The throttled variant, {@code --throttle R}: the paths read through a {@link FaultProxy} that
+ * holds each request {@code --store-latency-ms 25} and answers 503 SlowDown to the requests over
+ * {@code R} a second. It reports failed reads (a read that gave up is counted and the thread goes
+ * on) and the requests the store answered per second, as a share of {@code R}.
  */
 public final class RequestRateBenchmark {
 
@@ -53,9 +62,31 @@ public final class RequestRateBenchmark {
       long bytes,
       long[] latencies,
       long cpuNanos,
-      long allocated) {
+      long allocated,
+      long failures,
+      StoreCounts store) {
 
     String row() {
+      return store == null ? loopbackRow() : throttledRow();
+    }
+
+    private String throttledRow() {
+      Arrays.sort(latencies);
+      return String.format(
+          Locale.ROOT,
+          "| %s | %d | %.0f | %.0f | %.0f %% | %.0f | %d | %.1f | %.1f |",
+          path,
+          threads,
+          reads / seconds,
+          store.answered() / seconds,
+          100 * store.answered() / seconds / store.limit(),
+          store.throttled() / seconds,
+          failures,
+          percentile(0.50) / 1e6,
+          percentile(0.99) / 1e6);
+    }
+
+    private String loopbackRow() {
       Arrays.sort(latencies);
       return String.format(
           Locale.ROOT,
@@ -78,6 +109,18 @@ public final class RequestRateBenchmark {
     }
   }
 
+  /**
+   * What a throttling store did in the measured window.
+   *
+   * @param limit the requests per second it answers
+   * @param answered requests it answered
+   * @param throttled requests it answered with 503 SlowDown
+   */
+  record StoreCounts(double limit, long answered, long throttled) {}
+
+  /** What one reading thread did: latencies of its reads in the window, and reads that failed. */
+  private record ThreadRun(long[] latencies, long failures) {}
+
   public static void main(String[] args) throws Exception {
     Map<String, String> options = Options.parse(args);
     URI endpoint = URI.create(Options.required(options, "endpoint"));
@@ -96,27 +139,76 @@ public final class RequestRateBenchmark {
     try (S3Client admin = Clients.sync(endpoint, credentials, null)) {
       keys = prepare(admin, objects, objectSize);
     }
+    double throttle = Double.parseDouble(options.getOrDefault("throttle", "0"));
+    FaultProxy proxy = null;
+    URI readFrom = endpoint;
+    if (throttle > 0) {
+      proxy = FaultProxy.start(endpoint);
+      proxy.delayRequests(
+          Duration.ofMillis(Long.parseLong(options.getOrDefault("store-latency-ms", "25"))));
+      readFrom = proxy.uri();
+    }
     List<Result> results = new ArrayList<>();
-    for (String threadCount : options.getOrDefault("threads", "1,16,64,256").split(",")) {
-      for (String path : options.getOrDefault("paths", "seekwell,aal").split(",")) {
-        int threads = Integer.parseInt(threadCount.trim());
-        System.out.println("... " + path.trim() + ", " + threads + " threads");
-        RequestCounter counter = new RequestCounter();
-        try (ReadPath readers =
-            path.trim().equals("aal")
-                ? new AalPath(Clients.async(endpoint, credentials, counter), Dataset.BUCKET, aal)
-                : Benchmark.open(path.trim(), endpoint, credentials, counter, seekwell)) {
-          Result result =
-              measure(path.trim(), readers, counter, keys, objectSize, threads, seconds);
-          System.out.println(result.row());
-          results.add(result);
+    try {
+      for (String threadCount : options.getOrDefault("threads", "1,16,64,256").split(",")) {
+        for (String path : options.getOrDefault("paths", "seekwell,aal").split(",")) {
+          int threads = Integer.parseInt(threadCount.trim());
+          Run run = new Run(path.trim(), threads, seconds, keys, objectSize, proxy, throttle);
+          System.out.println("... " + run.path + ", " + threads + " threads");
+          RequestCounter counter = new RequestCounter();
+          try (ReadPath readers = open(run, readFrom, credentials, counter, seekwell, aal)) {
+            Result result = measure(run, readers, counter);
+            System.out.println(result.row());
+            results.add(result);
+          }
         }
+      }
+    } finally {
+      if (proxy != null) {
+        proxy.close();
       }
     }
     Path report =
         Path.of(options.getOrDefault("report", "benchmarks/target/benchmarks-request-rate.md"));
-    Files.writeString(report, markdown(results, options));
+    if (Boolean.parseBoolean(options.getOrDefault("append", "false"))) {
+      Files.writeString(report, "\n" + markdown(results, options), StandardOpenOption.APPEND);
+    } else {
+      Files.writeString(report, markdown(results, options));
+    }
     System.out.println("Report written to " + report);
+  }
+
+  /** One measurement's settings: a path at a thread count, against a throttling store or not. */
+  private record Run(
+      String path,
+      int threads,
+      double seconds,
+      List<String> keys,
+      long objectSize,
+      FaultProxy proxy,
+      double throttle) {}
+
+  /**
+   * The read path of {@code run}. AAL does not retry a 503 itself; against a throttling store it
+   * gets the SDK's default retries, as an application that deploys it does.
+   */
+  private static ReadPath open(
+      Run run,
+      URI endpoint,
+      StaticCredentialsProvider credentials,
+      RequestCounter counter,
+      Map<String, String> seekwell,
+      Map<String, String> aal)
+      throws IOException {
+    if (!run.path.equals("aal")) {
+      return Benchmark.open(run.path, endpoint, credentials, counter, seekwell);
+    }
+    return new AalPath(
+        run.proxy == null
+            ? Clients.async(endpoint, credentials, counter)
+            : Clients.asyncWithSdkRetries(endpoint, credentials, counter),
+        Dataset.BUCKET,
+        aal);
   }
 
   private static List<String> prepare(S3Client admin, int objects, long objectSize) {
@@ -141,23 +233,19 @@ public final class RequestRateBenchmark {
     return keys;
   }
 
-  private static Result measure(
-      String path,
-      ReadPath readers,
-      RequestCounter counter,
-      List<String> keys,
-      long objectSize,
-      int threads,
-      double seconds)
+  private static Result measure(Run run, ReadPath readers, RequestCounter counter)
       throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    if (run.proxy != null) {
+      run.proxy.throttleAbove(run.throttle);
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(run.threads);
     try {
       long start = System.nanoTime() + WARM_UP_NANOS;
-      long end = start + (long) (seconds * 1e9);
-      List<Future<long[]>> runs = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
+      long end = start + (long) (run.seconds * 1e9);
+      List<Future<ThreadRun>> runs = new ArrayList<>();
+      for (int t = 0; t < run.threads; t++) {
         long seed = t;
-        runs.add(pool.submit(() -> readUntil(readers, keys, objectSize, seed, start, end)));
+        runs.add(pool.submit(() -> readUntil(readers, run, seed, start, end)));
       }
       // The counters are read at the start and end of the measured window, from this thread.
       sleepUntil(start);
@@ -165,44 +253,70 @@ public final class RequestRateBenchmark {
       long bytes = counter.bytes();
       long cpu = processCpuNanos();
       long allocated = allocatedBytes();
+      long answered = run.proxy == null ? 0 : run.proxy.forwardedRequests();
+      long throttled = run.proxy == null ? 0 : run.proxy.throttledRequests();
       sleepUntil(end);
       gets = counter.gets() - gets;
       bytes = counter.bytes() - bytes;
       cpu = processCpuNanos() - cpu;
       allocated = allocatedBytes() - allocated;
+      StoreCounts store =
+          run.proxy == null
+              ? null
+              : new StoreCounts(
+                  run.throttle,
+                  run.proxy.forwardedRequests() - answered,
+                  run.proxy.throttledRequests() - throttled);
       List<long[]> latencies = new ArrayList<>();
-      for (Future<long[]> run : runs) {
-        latencies.add(run.get(5, TimeUnit.MINUTES));
+      long failures = 0;
+      for (Future<ThreadRun> thread : runs) {
+        ThreadRun done = thread.get(5, TimeUnit.MINUTES);
+        latencies.add(done.latencies());
+        failures += done.failures();
       }
       long[] all = latencies.stream().flatMapToLong(Arrays::stream).toArray();
-      return new Result(path, threads, seconds, all.length, gets, bytes, all, cpu, allocated);
+      return new Result(
+          run.path,
+          run.threads,
+          run.seconds,
+          all.length,
+          gets,
+          bytes,
+          all,
+          cpu,
+          allocated,
+          failures,
+          store);
     } finally {
       pool.shutdownNow();
     }
   }
 
   /**
-   * Reads until {@code end}; returns the latencies of the reads that started after {@code start}.
+   * Reads until {@code end}: the latencies of the reads that started after {@code start} and
+   * succeeded, and how many reads failed. Against a throttling store a failed read is counted and
+   * the thread goes on; otherwise it ends the run.
    */
-  private static long[] readUntil(
-      ReadPath readers, List<String> keys, long objectSize, long seed, long start, long end)
+  private static ThreadRun readUntil(ReadPath readers, Run run, long seed, long start, long end)
       throws IOException {
     SplittableRandom random = new SplittableRandom(seed);
     byte[] buffer = new byte[READ];
     long[] latencies = new long[1024];
     int count = 0;
+    long failures = 0;
     for (long now = System.nanoTime(); now < end; now = System.nanoTime()) {
-      String key = keys.get(random.nextInt(keys.size()));
-      long position = random.nextLong(objectSize - READ);
-      try (ReadPath.PositionalReader reader = readers.open(key, objectSize)) {
-        reader.seek(position);
-        for (int done = 0; done < READ; ) {
-          int n = reader.read(buffer, done, READ - done);
-          if (n < 0) {
-            throw new EOFException(key + " ended at " + (position + done));
-          }
-          done += n;
+      String key = run.keys.get(random.nextInt(run.keys.size()));
+      long position = random.nextLong(run.objectSize - READ);
+      try {
+        readOnce(readers, key, run.objectSize, position, buffer);
+      } catch (IOException e) {
+        if (run.proxy == null) {
+          throw e;
         }
+        if (failures++ == 0) {
+          System.out.println("    a read failed: " + e);
+        }
+        continue;
       }
       if (now >= start) {
         if (count == latencies.length) {
@@ -211,7 +325,22 @@ public final class RequestRateBenchmark {
         latencies[count++] = System.nanoTime() - now;
       }
     }
-    return Arrays.copyOf(latencies, count);
+    return new ThreadRun(Arrays.copyOf(latencies, count), failures);
+  }
+
+  private static void readOnce(
+      ReadPath readers, String key, long objectSize, long position, byte[] buffer)
+      throws IOException {
+    try (ReadPath.PositionalReader reader = readers.open(key, objectSize)) {
+      reader.seek(position);
+      for (int done = 0; done < READ; ) {
+        int n = reader.read(buffer, done, READ - done);
+        if (n < 0) {
+          throw new EOFException(key + " ended at " + (position + done));
+        }
+        done += n;
+      }
+    }
   }
 
   private static void sleepUntil(long deadline) throws InterruptedException {
@@ -234,7 +363,9 @@ public final class RequestRateBenchmark {
   }
 
   private static String markdown(List<Result> results, Map<String, String> options) {
-    StringBuilder out = new StringBuilder("# Request rate\n\n");
+    boolean throttled = Double.parseDouble(options.getOrDefault("throttle", "0")) > 0;
+    StringBuilder out =
+        new StringBuilder(throttled ? "## Under throttling\n\n" : "# Request rate\n\n");
     out.append(
         String.format(
             Locale.ROOT,
@@ -242,9 +373,7 @@ public final class RequestRateBenchmark {
                 + " place of a random one of %s objects of %s MiB, through a stream opened for the"
                 + " read; %s s measured after 2 s of warm-up, a fresh client and factory per run."
                 + " Seekwell's and AAL's caches are bounded to %s MiB (AAL's bound is swept every"
-                + " 5 s rather than enforced), so that most reads miss."
-                + " Latency is the open, read and close; CPU is this JVM's, per GET; allocation is"
-                + " what this JVM's threads allocated, per GET.\n\n",
+                + " 5 s rather than enforced), so that most reads miss.",
             LocalDate.now(),
             Runtime.getRuntime().availableProcessors(),
             System.getProperty("java.version"),
@@ -252,9 +381,31 @@ public final class RequestRateBenchmark {
             options.getOrDefault("object-mb", "16"),
             options.getOrDefault("seconds", "10"),
             options.getOrDefault("memory-mb", "64")));
-    out.append(
-        "| path | threads | reads/s | GETs/s | p50 ms | p99 ms | CPU ms/GET | KiB allocated/GET"
-            + " | KiB/GET |\n");
+    if (throttled) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              " The store is behind a proxy that holds each request %s ms (S3's time to first"
+                  + " byte) and answers 503 SlowDown to the requests over %s a second, as S3 does"
+                  + " while a prefix scales. *Answered/s* is the requests the store answered per"
+                  + " second, *of the limit* that over its rate, *throttled/s* the 503s per"
+                  + " second; a failed read is one that gave up. AAL does not retry a 503 itself"
+                  + " and reads through a client with the SDK's default retries (3 attempts);"
+                  + " Seekwell with its own (5 attempts, its adaptive concurrency limit). Latency"
+                  + " is of the reads that succeeded.\n\n",
+              options.getOrDefault("store-latency-ms", "25"),
+              options.get("throttle")));
+      out.append(
+          "| path | threads | reads/s | answered/s | of the limit | throttled/s | failed reads"
+              + " | p50 ms | p99 ms |\n");
+    } else {
+      out.append(
+          " Latency is the open, read and close; CPU is this JVM's, per GET; allocation is what"
+              + " this JVM's threads allocated, per GET.\n\n");
+      out.append(
+          "| path | threads | reads/s | GETs/s | p50 ms | p99 ms | CPU ms/GET | KiB allocated/GET"
+              + " | KiB/GET |\n");
+    }
     out.append("|---|---|---|---|---|---|---|---|---|\n");
     results.forEach(result -> out.append(result.row()).append('\n'));
     return out.toString();

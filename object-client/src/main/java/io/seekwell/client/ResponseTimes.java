@@ -1,6 +1,9 @@
 package io.seekwell.client;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * What GETs through one client have shown so far, and the deadlines derived from it:
@@ -40,7 +43,10 @@ import java.util.Arrays;
  *       pause between packets) nor above the read idle timeout.
  * </ul>
  *
- * Thread-safe: recording takes this object's lock briefly; reading a deadline takes no lock.
+ * Thread-safe and lock-free: every GET records into rings of atomics, and the deadlines are
+ * volatile. The deadlines are worked out again after each of the first {@value #WINDOW} samples,
+ * then after every {@value #RECOMPUTE_EVERY}th, from the ring as it is then (a sample written
+ * meanwhile may or may not be in it), so that no GET sorts a window and none waits for another.
  */
 final class ResponseTimes {
 
@@ -55,19 +61,20 @@ final class ResponseTimes {
   static final int STALLING_WINS = 2;
   static final int TYING_STALLS = 8;
   static final int STALLED_HEADERS_FACTOR = 4;
+  static final int RECOMPUTE_EVERY = 16;
   private static final int READ_SIZE = 64 * 1024;
 
   private final long hedgeFloorNanos;
   private final long hedgeCeilingNanos;
   private final long stallFloorNanos;
   private final long stallCeilingNanos;
-  private final long[] firstByte = new long[WINDOW];
-  private final double[] bytesPerNano = new double[WINDOW];
-  private final boolean[] stallSeen = new boolean[CALLS_WINDOW];
-  private int firstByteCount;
-  private int callCount;
-  private int recentStalls;
-  private int throughputCount;
+  private final AtomicLongArray firstByte = new AtomicLongArray(WINDOW);
+  private final AtomicLongArray bytesPerNanoBits = new AtomicLongArray(WINDOW);
+  private final AtomicIntegerArray stallSeen = new AtomicIntegerArray(CALLS_WINDOW);
+  private final AtomicInteger firstByteCount = new AtomicInteger();
+  private final AtomicInteger callCount = new AtomicInteger();
+  private final AtomicInteger recentStalls = new AtomicInteger();
+  private final AtomicInteger throughputCount = new AtomicInteger();
   private volatile long hedgeDeadline;
   private volatile long stallingHedgeDeadline;
   private volatile boolean stalling;
@@ -85,11 +92,18 @@ final class ResponseTimes {
   }
 
   /** A GET's response headers came {@code nanos} after it was sent. */
-  synchronized void recordFirstByte(long nanos) {
-    firstByte[firstByteCount++ % WINDOW] = nanos;
-    if (firstByteCount < MIN_SAMPLES) {
-      long[] sorted = Arrays.copyOf(firstByte, firstByteCount);
-      Arrays.sort(sorted);
+  void recordFirstByte(long nanos) {
+    int count = firstByteCount.incrementAndGet();
+    firstByte.set((count - 1) % WINDOW, nanos);
+    if (!isRecomputed(count)) {
+      return;
+    }
+    long[] sorted = new long[Math.min(count, WINDOW)];
+    for (int i = 0; i < sorted.length; i++) {
+      sorted[i] = firstByte.get(i);
+    }
+    Arrays.sort(sorted);
+    if (count < MIN_SAMPLES) {
       hedgeDeadline =
           clamp(
               Math.min(COLD_HEDGE_NANOS, FEW_SAMPLES_FACTOR * sorted[sorted.length / 2]),
@@ -97,12 +111,14 @@ final class ResponseTimes {
               hedgeCeilingNanos);
       stallingHedgeDeadline = Math.min(hedgeDeadline, sorted[sorted.length - 1]);
     } else {
-      long[] sorted = Arrays.copyOf(firstByte, Math.min(firstByteCount, WINDOW));
-      Arrays.sort(sorted);
       long percentile = percentile(sorted, HEDGE_PERCENTILE);
       hedgeDeadline = clamp((long) (percentile * HEDGE_FACTOR), hedgeFloorNanos, hedgeCeilingNanos);
       stallingHedgeDeadline = Math.min(hedgeDeadline, percentile);
     }
+  }
+
+  private static boolean isRecomputed(int samples) {
+    return samples <= WINDOW || samples % RECOMPUTE_EVERY == 0;
   }
 
   /**
@@ -110,12 +126,12 @@ final class ResponseTimes {
    * at the hedge deadline answered first, or a tied copy answered a hedge deadline or more before
    * the other.
    */
-  synchronized void recordAnswer(boolean stalled) {
-    int slot = callCount++ % CALLS_WINDOW;
-    recentStalls += (stalled ? 1 : 0) - (stallSeen[slot] ? 1 : 0);
-    stallSeen[slot] = stalled;
-    stalling = recentStalls >= STALLING_WINS;
-    tying = recentStalls >= TYING_STALLS;
+  void recordAnswer(boolean stalled) {
+    int slot = callCount.getAndIncrement() % CALLS_WINDOW;
+    int now = stalled ? 1 : 0;
+    int stalls = recentStalls.addAndGet(now - stallSeen.getAndSet(slot, now));
+    stalling = stalls >= STALLING_WINS;
+    tying = stalls >= TYING_STALLS;
   }
 
   private static long percentile(long[] sorted, double percentile) {
@@ -123,12 +139,19 @@ final class ResponseTimes {
   }
 
   /** A body delivered {@code bytes} in {@code nanos} after its headers. */
-  synchronized void recordBody(long bytes, long nanos) {
+  void recordBody(long bytes, long nanos) {
     if (bytes < READ_SIZE || nanos <= 0) {
       return;
     }
-    bytesPerNano[throughputCount++ % WINDOW] = (double) bytes / nanos;
-    double[] sorted = Arrays.copyOf(bytesPerNano, Math.min(throughputCount, WINDOW));
+    int count = throughputCount.incrementAndGet();
+    bytesPerNanoBits.set((count - 1) % WINDOW, Double.doubleToLongBits((double) bytes / nanos));
+    if (!isRecomputed(count)) {
+      return;
+    }
+    double[] sorted = new double[Math.min(count, WINDOW)];
+    for (int i = 0; i < sorted.length; i++) {
+      sorted[i] = Double.longBitsToDouble(bytesPerNanoBits.get(i));
+    }
     Arrays.sort(sorted);
     double median = sorted[sorted.length / 2];
     stallDeadline =
