@@ -11,7 +11,8 @@
 # --profile planning runs Iceberg scan planning (io.seekwell.bench.PlanningBenchmark) behind the
 # s3 latency profile, with Seekwell's disk tier cold and warm; report: docs/benchmarks-planning.md.
 # --profile rate runs the request-rate benchmark (io.seekwell.bench.RequestRateBenchmark) on
-# loopback: random 4 KiB reads from 1, 16, 64 and 256 threads; report: docs/benchmarks-request-rate.md.
+# loopback: random 4 KiB reads from 1, 16, 64 and 256 threads, then from 64 and 256 threads against a
+# store 25 ms away that throttles above 200 requests a second; report: docs/benchmarks-request-rate.md.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib/local-s3.sh
@@ -35,9 +36,15 @@ if [ "$PROFILE" = rate ]; then
     run_benchmarks_class io.seekwell.bench.RequestRateBenchmark "${S3_ARGS[@]}" --threads 1,16 \
       --seconds 2 --objects 8 --object-mb 16 --memory-mb 8 \
       --report benchmarks/target/benchmarks-request-rate-quick.md "${PASS_ARGS[@]}"
+    run_benchmarks_class io.seekwell.bench.RequestRateBenchmark "${S3_ARGS[@]}" --threads 16 \
+      --seconds 2 --objects 8 --object-mb 16 --memory-mb 8 --throttle 100 --append true \
+      --report benchmarks/target/benchmarks-request-rate-quick.md "${PASS_ARGS[@]}"
   else
     run_benchmarks_class io.seekwell.bench.RequestRateBenchmark "${S3_ARGS[@]}" \
       --report docs/benchmarks-request-rate.md "${PASS_ARGS[@]}"
+    run_benchmarks_class io.seekwell.bench.RequestRateBenchmark "${S3_ARGS[@]}" --threads 64,256 \
+      --throttle 200 --seconds 20 --append true --report docs/benchmarks-request-rate.md \
+      "${PASS_ARGS[@]}"
   fi
   exit 0
 fi
