@@ -5,6 +5,7 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3CrtAsyncClientBuilder;
 import software.amazon.awssdk.services.s3.crt.S3CrtHttpConfiguration;
@@ -31,16 +32,39 @@ public final class SdkClients {
   /** The CRT part size: larger than any GET Seekwell makes. */
   public static final long CRT_PART_SIZE = 64L * 1024 * 1024;
 
+  /** Connections one Netty event loop serves. */
+  static final int CONNECTIONS_PER_EVENT_LOOP = 16;
+
   private SdkClients() {}
 
-  /** A Netty HTTP client builder for {@code S3AsyncClient.builder()}. */
+  /**
+   * A Netty HTTP client builder for {@code S3AsyncClient.builder()}: a pool of {@code
+   * client.max.connections} connections served by {@link #eventLoops} event loops, which the client
+   * owns and closes.
+   */
   public static NettyNioAsyncHttpClient.Builder nettyHttpClient(
       ObjectClientConfiguration configuration) {
     return NettyNioAsyncHttpClient.builder()
         .connectionTimeout(configuration.connectTimeout())
         .readTimeout(configuration.readIdleTimeout())
         .maxConcurrency(configuration.maxConnections())
-        .connectionAcquisitionTimeout(acquisitionTimeout(configuration));
+        .connectionAcquisitionTimeout(acquisitionTimeout(configuration))
+        .eventLoopGroupBuilder(
+            SdkEventLoopGroup.builder()
+                .numberOfThreads(
+                    eventLoops(
+                        configuration.maxConnections(),
+                        Runtime.getRuntime().availableProcessors())));
+  }
+
+  /**
+   * The Netty event loops for {@code connections} connections on {@code cores} cores: one per
+   * {@value #CONNECTIONS_PER_EVENT_LOOP} connections, at least one and at most the SDK's default of
+   * two per core. A loop serves many connections; more loops than that only add threads.
+   */
+  static int eventLoops(int connections, int cores) {
+    int wanted = (connections + CONNECTIONS_PER_EVENT_LOOP - 1) / CONNECTIONS_PER_EVENT_LOOP;
+    return Math.max(1, Math.min(2 * cores, wanted));
   }
 
   /** An Apache HTTP client builder for {@code S3Client.builder()}. */
