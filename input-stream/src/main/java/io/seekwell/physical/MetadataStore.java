@@ -1,6 +1,6 @@
 package io.seekwell.physical;
 
-import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.object.HeadRequest;
@@ -16,11 +16,15 @@ import java.util.concurrent.CompletableFuture;
  * per object at a time however many streams ask (single flight), with bounded entries and a time to
  * live. HEADs of different objects run in parallel: there is no lock across objects. Failed HEADs
  * are not cached. Thread-safe.
+ *
+ * <p>The cache holds the HEADs' futures itself (a synchronous cache of futures, not Caffeine's
+ * async cache), and removes a future that fails: the failure goes to the callers only, and nothing
+ * is logged on the way (Caffeine's async cache logs every failed load as a warning).
  */
 final class MetadataStore {
 
   private final ObjectClient client;
-  private final AsyncCache<ScopedLocation, ObjectMetadata> cache;
+  private final Cache<ScopedLocation, CompletableFuture<ObjectMetadata>> cache;
 
   MetadataStore(ObjectClient client, PhysicalIOConfiguration configuration, Ticker ticker) {
     this.client = client;
@@ -30,7 +34,7 @@ final class MetadataStore {
             .expireAfterWrite(configuration.metadataCacheTtl())
             .ticker(ticker::nanos)
             .executor(Runnable::run)
-            .buildAsync();
+            .build();
   }
 
   /**
@@ -39,12 +43,36 @@ final class MetadataStore {
    */
   CompletableFuture<ObjectMetadata> get(
       ObjectLocation location, RequestOptions options, Runnable onHead) {
-    return cache.get(
-        ScopedLocation.of(location, options),
-        (key, executor) -> {
-          onHead.run();
-          return client.headObject(new HeadRequest(location, options));
+    ScopedLocation key = ScopedLocation.of(location, options);
+    CompletableFuture<ObjectMetadata> sent = new CompletableFuture<>();
+    CompletableFuture<ObjectMetadata> cached = cache.asMap().putIfAbsent(key, sent);
+    if (cached != null) {
+      return cached;
+    }
+    onHead.run();
+    CompletableFuture<ObjectMetadata> head;
+    try {
+      head = client.headObject(new HeadRequest(location, options));
+    } catch (RuntimeException | Error e) {
+      head = CompletableFuture.failedFuture(e);
+    }
+    CompletableFuture<ObjectMetadata> answer = head;
+    sent.whenComplete(
+        (metadata, failure) -> {
+          if (failure != null) {
+            cache.asMap().remove(key, sent); // failed or cancelled: the next caller asks again
+            answer.cancel(true);
+          }
         });
+    head.whenComplete(
+        (metadata, failure) -> {
+          if (failure != null) {
+            sent.completeExceptionally(failure);
+          } else {
+            sent.complete(metadata);
+          }
+        });
+    return sent;
   }
 
   /**
@@ -53,7 +81,7 @@ final class MetadataStore {
    */
   CompletableFuture<ObjectMetadata> refresh(
       ObjectLocation location, RequestOptions options, Runnable onHead) {
-    cache.synchronous().invalidate(ScopedLocation.of(location, options));
+    cache.invalidate(ScopedLocation.of(location, options));
     return get(location, options, onHead);
   }
 
@@ -72,7 +100,7 @@ final class MetadataStore {
 
   /** Forgets {@code location}, so that the next open asks the store again. */
   void invalidate(ScopedLocation location) {
-    cache.synchronous().invalidate(location);
+    cache.invalidate(location);
   }
 
   /** Forgets {@code location} under every SSE-C key; a HEAD in flight is not cached when done. */
@@ -81,6 +109,6 @@ final class MetadataStore {
   }
 
   void clear() {
-    cache.synchronous().invalidateAll();
+    cache.invalidateAll();
   }
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkServiceException;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 
 /**
  * Turns whatever the AWS SDK throws into the typed {@link IOException}s of the {@link
@@ -57,7 +58,10 @@ public final class S3Errors {
     IOException translated;
     switch (status) {
       case 404 -> {
-        translated = new FileNotFoundException(what + ": object not found" + details);
+        boolean bucket = "NoSuchBucket".equals(code) || error instanceof NoSuchBucketException;
+        translated =
+            new FileNotFoundException(
+                what + (bucket ? ": bucket not found" : ": object not found") + details);
       }
       case 403 -> {
         translated = new AccessDeniedException(what, null, "access denied" + details);

@@ -18,7 +18,8 @@ import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
  * An {@link ObjectClient} over a blocking {@link S3Client}. Thread-safe. Each call runs on a thread
  * of this client's own pool (at most {@link ObjectClientConfiguration#maxConnections()} threads,
  * which end when idle), so callers get the same asynchronous contract as from {@link
- * S3SdkObjectClient}; a response arriving after its call was abandoned is aborted, not leaked.
+ * S3SdkObjectClient} (a missing bucket included); a response arriving after its call was abandoned
+ * is aborted, not leaked.
  *
  * <p>The SDK client stays the caller's; {@link #close()} stops this client's threads only, without
  * waiting for calls still blocked on the network (see {@link BlockingCalls}).
@@ -29,6 +30,7 @@ public final class S3SyncSdkObjectClient implements ObjectClient {
 
   private final S3Client s3;
   private final BlockingCalls calls;
+  private final MissingBucketCheck buckets;
 
   /** A client over {@code s3}. */
   public S3SyncSdkObjectClient(S3Client s3, ObjectClientConfiguration configuration) {
@@ -37,16 +39,21 @@ public final class S3SyncSdkObjectClient implements ObjectClient {
         new BlockingCalls(
             "seekwell-sync-client-" + CLIENT_IDS.incrementAndGet() + "-",
             configuration.maxConnections());
+    this.buckets =
+        new MissingBucketCheck(
+            bucket -> calls.run(() -> s3.headBucket(b -> b.bucket(bucket)), response -> {}));
   }
 
   @Override
   public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
-    return SdkCalls.complete(
-        calls.run(
-            () -> s3.headObject(blocking(SdkRequests.head(request), request.options())),
-            response -> {}),
-        SdkRequests.describe(request),
-        SdkRequests::metadata);
+    return buckets.naming(
+        SdkCalls.complete(
+            calls.run(
+                () -> s3.headObject(blocking(SdkRequests.head(request), request.options())),
+                response -> {}),
+            SdkRequests.describe(request),
+            SdkRequests::metadata),
+        request);
   }
 
   @Override
