@@ -12,9 +12,10 @@ import java.util.function.DoubleSupplier;
 
 /**
  * Decides whether a failed request is tried again and how long to wait first: exponential backoff
- * with full jitter, {@code delay = random(0, min(cap, base * 2^attempt))}. A store that throttles
- * (503 SlowDown) is given {@value #THROTTLED_BASE_FACTOR} times the base, so that a burst of
- * retries does not meet the same overload. Thread-safe.
+ * with full jitter: retry {@code n} (1 for the first) waits {@code random(0, min(cap, base *
+ * 2^(n-1)))}, as docs/configuration.md says. A store that throttles (503 SlowDown) is given {@value
+ * #THROTTLED_BASE_FACTOR} times the base, so that a burst of retries does not meet the same
+ * overload. Thread-safe.
  */
 final class RetryPolicy {
 

@@ -92,6 +92,14 @@ public final class ConnectorConfiguration {
     }
   }
 
+  /**
+   * The full keys read so far, through this configuration or one narrowed from it: the settings
+   * that exist, once everything that reads settings has read them.
+   */
+  public Set<String> keysRead() {
+    return Set.copyOf(consulted);
+  }
+
   /** The key read so far that is fewest edits away from {@code key}, if any is close. */
   private Optional<String> nearest(String key) {
     String best = null;
