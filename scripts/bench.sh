@@ -18,12 +18,15 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib/local-s3.sh
 parse_profile "$@"
 build_benchmarks
+if [ "$QUICK" = true ]; then
+  echo "... a smoke run (--quick): it checks that the benchmark runs, not its targets"
+fi
 if [ "$PROFILE" = faults ]; then
   start_local_s3 s3 harness-proxy
   if [ "$QUICK" = true ]; then
     run_benchmarks_class io.seekwell.bench.FaultBenchmark "${S3_ARGS[@]}" --scale quick \
       --iterations 1 --faults cut-rst,stall --fractions 0.25 --deadline 120 \
-      --report benchmarks/target/benchmarks-faults-quick.md "${PASS_ARGS[@]}"
+      --smoke true --report benchmarks/target/benchmarks-faults-quick.md "${PASS_ARGS[@]}"
   else
     run_benchmarks_class io.seekwell.bench.FaultBenchmark "${S3_ARGS[@]}" --scale full \
       "${PASS_ARGS[@]}"
@@ -35,10 +38,10 @@ if [ "$PROFILE" = rate ]; then
   if [ "$QUICK" = true ]; then
     run_benchmarks_class io.seekwell.bench.RequestRateBenchmark "${S3_ARGS[@]}" --threads 1,16 \
       --seconds 2 --objects 8 --object-mb 16 --memory-mb 8 \
-      --report benchmarks/target/benchmarks-request-rate-quick.md "${PASS_ARGS[@]}"
+      --smoke true --report benchmarks/target/benchmarks-request-rate-quick.md "${PASS_ARGS[@]}"
     run_benchmarks_class io.seekwell.bench.RequestRateBenchmark "${S3_ARGS[@]}" --threads 16 \
       --seconds 2 --objects 8 --object-mb 16 --memory-mb 8 --throttle 100 --append true \
-      --report benchmarks/target/benchmarks-request-rate-quick.md "${PASS_ARGS[@]}"
+      --smoke true --report benchmarks/target/benchmarks-request-rate-quick.md "${PASS_ARGS[@]}"
   else
     run_benchmarks_class io.seekwell.bench.RequestRateBenchmark "${S3_ARGS[@]}" \
       --report docs/benchmarks-request-rate.md "${PASS_ARGS[@]}"
@@ -52,7 +55,7 @@ if [ "$PROFILE" = planning ]; then
   start_local_s3 s3 harness-proxy
   if [ "$QUICK" = true ]; then
     run_benchmarks_class io.seekwell.bench.PlanningBenchmark "${S3_ARGS[@]}" --snapshots 20 \
-      --iterations 1 --report benchmarks/target/benchmarks-planning-quick.md "${PASS_ARGS[@]}"
+      --iterations 1 --smoke true --report benchmarks/target/benchmarks-planning-quick.md "${PASS_ARGS[@]}"
   else
     run_benchmarks_class io.seekwell.bench.PlanningBenchmark "${S3_ARGS[@]}" "${PASS_ARGS[@]}"
     # Again with Iceberg planning on one thread (a JVM of its own: Iceberg reads the switch once).
@@ -64,7 +67,7 @@ fi
 start_local_s3 "$PROFILE" harness-proxy
 if [ "$QUICK" = true ]; then
   run_benchmarks_class io.seekwell.bench.Benchmark "${S3_ARGS[@]}" \
-    --scale quick --iterations 1 --warmup 0 --report benchmarks/target/benchmarks-quick.md "${PASS_ARGS[@]}"
+    --scale quick --iterations 1 --warmup 0 --smoke true --report benchmarks/target/benchmarks-quick.md "${PASS_ARGS[@]}"
 else
   # W7 cannot run here on the streams that abort GETs: with 16 streams at once Toxiproxy keeps
   # reading every aborted response into memory and is killed by the kernel.

@@ -315,7 +315,11 @@ public final class Benchmark {
     return Report.markdown(results, options, scale, iterations)
         + notMeasured
         + "\n"
-        + Targets.markdown(results, data.projectionBytes, data.orcStripes, isLoopback(options));
+        + Options.targetsOrSmokeNote(
+            options,
+            () ->
+                Targets.markdown(
+                    results, data.projectionBytes, data.orcStripes, isLoopback(options)));
   }
 
   static Sample measure(
