@@ -4,9 +4,8 @@
 # hadoop-aws/hadoop-common version (3.4.3, the build's, is tested by ./scripts/test.sh).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-if [ -z "${S3_ENDPOINT:-}" ] && [ -z "${MINIO_BIN:-}" ]; then
-  ./scripts/install-test-tools.sh
-fi
+source scripts/lib/tools.sh
+require_tools # MinIO, unless S3_ENDPOINT names a store
 ./mvnw -B -ntp -q install -DskipTests
 for version in 3.4.2 3.5.0; do
   echo "... S3A connector tests on Hadoop $version"

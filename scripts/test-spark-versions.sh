@@ -5,9 +5,8 @@
 # repository (./scripts/test-hadoop-versions.sh installs them).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-if [ -z "${S3_ENDPOINT:-}" ] && [ -z "${MINIO_BIN:-}" ]; then
-  ./scripts/install-test-tools.sh
-fi
+source scripts/lib/tools.sh
+require_tools # MinIO, unless S3_ENDPOINT names a store
 run() {
   echo "... Spark end to end: $1"
   shift

@@ -6,7 +6,6 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-if [ -z "${S3_ENDPOINT:-}" ] && [ -z "${MINIO_BIN:-}" ]; then
-  ./scripts/install-test-tools.sh
-fi
+source scripts/lib/tools.sh
+require_tools # MinIO, unless S3_ENDPOINT names a store
 ./mvnw -B -ntp verify "$@"

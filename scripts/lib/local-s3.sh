@@ -1,20 +1,29 @@
 # Sourced by demo.sh and bench.sh: builds the benchmarks module, starts MinIO (and Toxiproxy for
-# the s3 profile) on free ports of 127.0.0.1, and stops them when the script exits.
+# the s3 profile) on free ports of 127.0.0.1, and stops them when the script exits. The tools are
+# found as scripts/lib/tools.sh says ($MINIO_BIN, $TOXIPROXY_BIN, $S3_ENDPOINT).
 # After start_local_s3 PROFILE: $S3_ARGS holds the endpoint, credential and Toxiproxy arguments.
+source scripts/lib/tools.sh
 
 build_benchmarks() {
-  echo "... installing tools if missing"
-  ./scripts/install-test-tools.sh >/dev/null
-  echo "... building Seekwell"
-  ./mvnw -B -q -ntp install -DskipTests -pl benchmarks -am
+  echo "... building Seekwell with Maven (the first build downloads its dependencies: a few minutes)"
+  ./mvnw -B install -DskipTests -pl benchmarks -am 2>&1 | maven_progress
   ./mvnw -B -q -ntp dependency:build-classpath -pl benchmarks \
     -Dmdep.outputFile=target/classpath.txt >/dev/null
+}
+
+# maven_progress: Maven's batch log on stdin, shown as a line per module built and per 100
+# artifacts downloaded, with errors in full.
+maven_progress() {
+  awk '/^\[INFO\] Building / && !/Building (jar|tar|zip)/ { print "... " substr($0, 8); fflush() }
+       /^\[INFO\] Downloaded from / { if (++n % 100 == 0) { print "... " n " artifacts downloaded"; fflush() } }
+       /^\[ERROR\]/ { print; fflush() }'
 }
 
 run_benchmarks_class() { # CLASS ARGS...
   local main="$1"
   shift
   java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+    -Dorg.slf4j.simpleLogger.log.org.apache.parquet.hadoop.InternalParquetRecordWriter=error \
     -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" "$main" "$@"
 }
 
@@ -28,27 +37,43 @@ await_http() { # URL
 
 start_local_s3() { # PROFILE [harness-proxy]
   # With "harness-proxy", Toxiproxy is not started here: $S3_ARGS names its binary instead and the
-  # benchmark harness runs (and restarts) it.
+  # benchmark harness runs (and restarts) it. With $S3_ENDPOINT set, that store is used instead of
+  # a MinIO started here.
   LOCAL_S3_WORK="$(mktemp -d)"
   LOCAL_S3_PIDS=()
   trap stop_local_s3 EXIT
-  local minio_port
-  minio_port="$(free_port)"
-  export MINIO_ROOT_USER=seekwell-local MINIO_ROOT_PASSWORD=seekwell-local-secret MINIO_BROWSER=off
-  .tools/bin/minio server --quiet --address "127.0.0.1:$minio_port" \
-    --console-address "127.0.0.1:$(free_port)" "$LOCAL_S3_WORK/data" >"$LOCAL_S3_WORK/minio.log" 2>&1 &
-  LOCAL_S3_PIDS+=("$!")
-  echo "... starting MinIO on 127.0.0.1:$minio_port"
-  await_http "http://127.0.0.1:$minio_port/minio/health/live"
-  S3_ARGS=(--endpoint "http://127.0.0.1:$minio_port" --access-key "$MINIO_ROOT_USER"
-    --secret-key "$MINIO_ROOT_PASSWORD" --profile "$1")
+  if [ "$1" = s3 ]; then
+    require_tools toxiproxy
+  else
+    require_tools
+  fi
+  local endpoint access_key secret_key
+  if [ -n "${S3_ENDPOINT:-}" ]; then
+    endpoint="$S3_ENDPOINT"
+    access_key="${S3_ACCESS_KEY:?S3_ENDPOINT is set: set S3_ACCESS_KEY and S3_SECRET_KEY too}"
+    secret_key="${S3_SECRET_KEY:?S3_ENDPOINT is set: set S3_ACCESS_KEY and S3_SECRET_KEY too}"
+    echo "... using the store at $endpoint (S3_ENDPOINT)"
+  else
+    local minio_port
+    minio_port="$(free_port)"
+    access_key=seekwell-local
+    secret_key=seekwell-local-secret
+    MINIO_ROOT_USER="$access_key" MINIO_ROOT_PASSWORD="$secret_key" MINIO_BROWSER=off \
+      "$MINIO" server --quiet --address "127.0.0.1:$minio_port" \
+      --console-address "127.0.0.1:$(free_port)" "$LOCAL_S3_WORK/data" >"$LOCAL_S3_WORK/minio.log" 2>&1 &
+    LOCAL_S3_PIDS+=("$!")
+    endpoint="http://127.0.0.1:$minio_port"
+    echo "... starting MinIO ($MINIO) on 127.0.0.1:$minio_port"
+    await_http "$endpoint/minio/health/live"
+  fi
+  S3_ARGS=(--endpoint "$endpoint" --access-key "$access_key" --secret-key "$secret_key" --profile "$1")
   if [ "$1" = s3 ] && [ "${2:-}" = harness-proxy ]; then
-    S3_ARGS+=(--toxiproxy-server .tools/bin/toxiproxy-server)
+    S3_ARGS+=(--toxiproxy-server "$TOXIPROXY_SERVER")
     echo "... Toxiproxy (25 ms, 90 MB/s per connection) is started by the benchmark, afresh for every iteration"
   elif [ "$1" = s3 ]; then
     local toxi_port
     toxi_port="$(free_port)"
-    .tools/bin/toxiproxy-server -host 127.0.0.1 -port "$toxi_port" >"$LOCAL_S3_WORK/toxiproxy.log" 2>&1 &
+    "$TOXIPROXY_SERVER" -host 127.0.0.1 -port "$toxi_port" >"$LOCAL_S3_WORK/toxiproxy.log" 2>&1 &
     LOCAL_S3_PIDS+=("$!")
     echo "... starting Toxiproxy on 127.0.0.1:$toxi_port (25 ms, 90 MB/s per connection)"
     await_http "http://127.0.0.1:$toxi_port/version"
