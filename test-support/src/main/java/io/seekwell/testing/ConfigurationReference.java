@@ -39,6 +39,24 @@ public final class ConfigurationReference {
     return settings;
   }
 
+  /**
+   * The keys under {@code prefix} whose default the reference gives as one value, with that value;
+   * {@code except} (full keys) left out.
+   */
+  public static Map<String, String> literalDefaults(String prefix, String... except) {
+    Map<String, String> defaults = new LinkedHashMap<>();
+    settings()
+        .forEach(
+            (key, literal) -> {
+              if (key.startsWith(prefix)
+                  && literal.isPresent()
+                  && !java.util.Arrays.asList(except).contains(key)) {
+                defaults.put(key, literal.get());
+              }
+            });
+    return defaults;
+  }
+
   private static java.util.List<String> lines() {
     Path directory = Path.of("").toAbsolutePath();
     while (directory != null) {
