@@ -83,6 +83,16 @@ final class Dataset {
     Path dir =
         Files.createDirectories(cache.resolve(scale.name().toLowerCase(java.util.Locale.ROOT)));
     ensureBucket(admin);
+    Progress progress =
+        Progress.of("preparing the " + scale + " data", () -> Progress.megabytesIn(dir));
+    try {
+      return prepareIn(dir, admin, scale);
+    } finally {
+      progress.close();
+    }
+  }
+
+  private static Dataset prepareIn(Path dir, S3Client admin, Scale scale) throws IOException {
     Map<String, Long> lengths = new LinkedHashMap<>();
     String prefix = scale.name().toLowerCase(java.util.Locale.ROOT) + "/";
     String table = prefix + "table.parquet";

@@ -55,11 +55,16 @@ public final class Demo {
               + SampleTable.COLUMNS
               + " columns");
       admin.createBucket(b -> b.bucket(BUCKET));
-      for (int i = 0; i < files; i++) {
-        Path file = SampleTable.write(dir.resolve("part-" + i + ".parquet"), rows, 8L << 20, i);
-        admin.putObject(
-            b -> b.bucket(BUCKET).key(file.getFileName().toString()), RequestBody.fromFile(file));
-        written.add(file);
+      Progress progress = Progress.of("writing the sample table", () -> Progress.megabytesIn(dir));
+      try {
+        for (int i = 0; i < files; i++) {
+          Path file = SampleTable.write(dir.resolve("part-" + i + ".parquet"), rows, 8L << 20, i);
+          admin.putObject(
+              b -> b.bucket(BUCKET).key(file.getFileName().toString()), RequestBody.fromFile(file));
+          written.add(file);
+        }
+      } finally {
+        progress.close();
       }
     }
 

@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -213,6 +214,20 @@ public final class RequestRateBenchmark {
 
   private static List<String> prepare(S3Client admin, int objects, long objectSize) {
     Dataset.ensureBucket(admin);
+    AtomicInteger done = new AtomicInteger();
+    Progress progress =
+        Progress.of(
+            "uploading " + objects + " objects of " + (objectSize >> 20) + " MiB",
+            () -> done.get() + " uploaded");
+    try {
+      return prepare(admin, objects, objectSize, done);
+    } finally {
+      progress.close();
+    }
+  }
+
+  private static List<String> prepare(
+      S3Client admin, int objects, long objectSize, AtomicInteger done) {
     List<String> keys = new ArrayList<>();
     SplittableRandom random = new SplittableRandom(5);
     byte[] content = new byte[Math.toIntExact(objectSize)];
@@ -229,6 +244,7 @@ public final class RequestRateBenchmark {
       }
       random.nextBytes(content);
       admin.putObject(b -> b.bucket(Dataset.BUCKET).key(key), RequestBody.fromBytes(content));
+      done.incrementAndGet();
     }
     return keys;
   }
