@@ -336,6 +336,9 @@ public final class RetryingObjectClient implements ObjectClient {
       budget.earn();
       CompletableFuture<ConcurrencyLimit.Permit> place = limit.acquire(options.prefetch());
       attempt.place = place;
+      if (attempt.cancelled) {
+        place.cancel(true); // cancelled before its wait was known: give the wait up now
+      }
       if (!place.isDone()) {
         long left = policy.deadline().toNanos() - (ticker.nanos() - startNanos);
         if (!schedule(() -> place.completeExceptionally(notSent()), Math.max(0, left))) {
