@@ -2,6 +2,7 @@ package io.seekwell.physical;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectClient;
@@ -56,12 +57,11 @@ final class MetadataStore {
     } catch (RuntimeException | Error e) {
       head = CompletableFuture.failedFuture(e);
     }
-    CompletableFuture<ObjectMetadata> answer = head;
+    // Failed or cancelled: the next caller asks again.
     sent.whenComplete(
         (metadata, failure) -> {
           if (failure != null) {
-            cache.asMap().remove(key, sent); // failed or cancelled: the next caller asks again
-            answer.cancel(true);
+            cache.asMap().remove(key, sent);
           }
         });
     head.whenComplete(
@@ -72,7 +72,7 @@ final class MetadataStore {
             sent.complete(metadata);
           }
         });
-    return sent;
+    return Futures.cancelThrough(sent, head, metadata -> {});
   }
 
   /**

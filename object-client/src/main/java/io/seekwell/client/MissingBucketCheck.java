@@ -4,6 +4,7 @@ import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectMetadata;
 import java.io.FileNotFoundException;
+import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -45,14 +46,15 @@ final class MissingBucketCheck {
                   .apply(bucket)
                   .handle(
                       (answer, bucketFailure) -> {
-                        if (bucketFailure == null
-                            || !(S3Errors.translate(bucketFailure, "")
-                                instanceof FileNotFoundException)) {
-                          existing.add(bucket); // there, or not ours to see: the key is missing
-                          throw new CompletionException(Futures.unwrap(failure));
+                        IOException bucketError =
+                            bucketFailure == null
+                                ? null
+                                : S3Errors.translate(bucketFailure, SdkRequests.describe(request));
+                        if (bucketError instanceof FileNotFoundException) {
+                          throw new CompletionException(bucketError);
                         }
-                        throw new CompletionException(
-                            S3Errors.translate(bucketFailure, SdkRequests.describe(request)));
+                        existing.add(bucket); // there, or not ours to see: the key is missing
+                        throw new CompletionException(Futures.unwrap(failure));
                       });
             });
     return Futures.cancelThrough(checked, head, metadata -> {});

@@ -161,11 +161,9 @@ public final class RetryingObjectClient implements ObjectClient {
 
   /** The adaptive concurrency limit of {@code bucket}'s requests. */
   private ConcurrencyLimit limitOf(String bucket) {
-    ConcurrencyLimit limit = limits.get(bucket);
-    return limit != null
-        ? limit
-        : limits.computeIfAbsent(
-            bucket, b -> new ConcurrencyLimit(b, configuration.concurrencyMax(), ticker, metrics));
+    // Lock-free once the bucket has its limit: the map's look-up comes before any locking.
+    return limits.computeIfAbsent(
+        bucket, b -> new ConcurrencyLimit(b, configuration.concurrencyMax(), ticker, metrics));
   }
 
   /**

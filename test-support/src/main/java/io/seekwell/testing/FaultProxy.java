@@ -13,10 +13,11 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Queue;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -34,7 +35,7 @@ public final class FaultProxy implements AutoCloseable {
 
   private final ServerSocket server;
   private final InetSocketAddress target;
-  private final List<String> requestHeads = new CopyOnWriteArrayList<>();
+  private final Queue<String> requestHeads = new ConcurrentLinkedQueue<>();
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
   private final AtomicInteger errorsLeft = new AtomicInteger();
   private volatile int errorStatus = 503;
