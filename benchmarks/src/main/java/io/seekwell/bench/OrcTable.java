@@ -6,19 +6,19 @@ import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
 import org.apache.orc.OrcFile;
 import org.apache.orc.Reader;
 import org.apache.orc.RecordReader;
 import org.apache.orc.TypeDescription;
 import org.apache.orc.Writer;
-import org.apache.orc.storage.ql.exec.vector.DoubleColumnVector;
-import org.apache.orc.storage.ql.exec.vector.VectorizedRowBatch;
 
 /**
  * The ORC table of the benchmark, the shape the ORC-on-S3 study measured: 128 columns of random
- * doubles, ZLIB-compressed with ORC's default stripe size; read with ORC's own reader as Iceberg
- * ships it (positional reads, one per stream range unless {@code orc.min.disk.seek.size} merges
- * them).
+ * doubles, ZLIB-compressed with ORC's default stripe size; read with ORC's own reader as Hive and
+ * Hadoop MapReduce jobs have it, plain orc-core 1.9 (positional reads, one per stream range unless
+ * {@code orc.min.disk.seek.size} merges them).
  */
 final class OrcTable {
 

@@ -140,7 +140,7 @@ class S3aOnSparkTest {
           answer(query.formatted("generated")), answer(query.formatted("stored_orc")), query);
     }
     if (s3aHasCustomStreams()) {
-      // The bundle's ORC plug-in was made with Spark's own orc-format and aircompressor.
+      // The bundle's ORC plug-in is in effect, with its own relocated ORC metadata classes.
       assertEquals(List.of(), TestStore.seekwellLog("ReadStrategySelector"));
       List<String> startup = TestStore.seekwellLog("S3SeekableInputStreamFactory");
       assertTrue(

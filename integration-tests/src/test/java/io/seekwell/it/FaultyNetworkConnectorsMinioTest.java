@@ -15,6 +15,7 @@ import io.seekwell.parquet.ParquetFiles;
 import io.seekwell.parquet.connector.SeekwellInputFile;
 import io.seekwell.testing.FaultProxy;
 import io.seekwell.testing.FaultProxy.ConnectionFault;
+import io.seekwell.testing.IcebergS3Properties;
 import io.seekwell.testing.S3Endpoint;
 import io.seekwell.testing.S3TestBucket;
 import io.seekwell.testing.TestData;

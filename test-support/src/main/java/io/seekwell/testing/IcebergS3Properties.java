@@ -1,17 +1,16 @@
-package io.seekwell.it;
+package io.seekwell.testing;
 
-import io.seekwell.testing.S3Endpoint;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
 
 /** The catalog properties that point Iceberg's S3 FileIO at a test store. */
-final class IcebergS3Properties {
+public final class IcebergS3Properties {
 
   private IcebergS3Properties() {}
 
   /** Iceberg's S3 properties for {@code endpoint}'s store, reached at {@code uri}; modifiable. */
-  static Map<String, String> of(S3Endpoint endpoint, URI uri) {
+  public static Map<String, String> of(S3Endpoint endpoint, URI uri) {
     Map<String, String> properties = new HashMap<>();
     properties.put("s3.endpoint", uri.toString());
     properties.put("s3.path-style-access", "true");
@@ -22,7 +21,7 @@ final class IcebergS3Properties {
   }
 
   /** Iceberg's S3 properties for {@code endpoint}'s store; modifiable. */
-  static Map<String, String> of(S3Endpoint endpoint) {
+  public static Map<String, String> of(S3Endpoint endpoint) {
     return of(endpoint, endpoint.uri());
   }
 }
