@@ -135,12 +135,14 @@ final class BlockStore implements AutoCloseable {
    * A store that fetches with {@code client}; it tells {@code metadata} the versions GET responses
    * name and forgets an object's metadata when a GET finds that its ETag no longer matches. GETs
    * are timed with {@code ticker}, for the link's statistics. Blocks of immutable objects go
-   * through the disk tier {@code diskCache} configures, if any.
+   * through the disk tier {@code diskCache} configures, if any and if its directory can be used
+   * ({@code space} tells the usable bytes there); if not, the store reads without it.
    */
   BlockStore(
       ObjectClient client,
       PhysicalIOConfiguration configuration,
       DiskCacheConfiguration diskCache,
+      UsableSpace space,
       Metrics metrics,
       MetadataStore metadata,
       Ticker ticker) {
@@ -166,7 +168,9 @@ final class BlockStore implements AutoCloseable {
             "seekwell-fetch-" + STORE_IDS.incrementAndGet() + "-", configuration.fetchThreads());
     this.disk =
         diskCache.isEnabled()
-            ? DiskTier.acquire(diskCache, configuration.maxMemoryLimit() / 8, ticker::nanos)
+            ? DiskTier.acquire(
+                    diskCache, configuration.maxMemoryLimit() / 8, ticker::nanos, space, metrics)
+                .orElse(null)
             : null;
     this.diskScans = diskCache.scans();
   }

@@ -12,8 +12,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -54,25 +53,28 @@ import org.slf4j.LoggerFactory;
  * and an object's index is read when the object is first used.
  *
  * <p><b>Design notes.</b> One process at a time uses a directory: the tier holds an exclusive lock
- * on {@code .lock} in it, and another process is refused. The factories of one process that name
- * the directory share one tier (a registry by directory, reference-counted, changed only when a
- * factory opens or closes); each passes its own metrics to what it calls. The map of objects is
- * concurrent; no lock is held across I/O except an object's own while it loads its index. A block
- * queued for writing stays pinned until written, so its memory stays counted in the block cache's
- * budget; the bytes queued are bounded, and a block that does not fit is not written (counted). The
- * writer thread alone uses the staging buffer it copies granules into for direct I/O. Files are
- * mapped for reading (see {@link DiskObject}); the mappings of the {@value #MAPPED_OBJECTS} objects
- * read last stay, kept in a bounded cache whose evictions unmap (on the thread that causes them).
- * No file stays open between reads or writes, so the tier holds no descriptor per object. Any disk
- * error pauses the tier (reads and writes) for a minute with a warning; reads then go to the store,
- * and never fail because of the disk. A factory that closes waits for the writes queued so far (so
- * that none still pins its blocks); the last one stops the writer (unpinning what it had not
- * written after 10 s), closes every file and releases the lock.
+ * on {@code .lock} in it ({@link DiskDirectoryLock}). A factory that cannot use the directory
+ * (another process holds it, it cannot be created, locked, written or listed, or its disk is full)
+ * reads without the tier: {@link #acquire} returns none, counts {@link Metric#DISK_UNAVAILABLE},
+ * and warns once per directory (until the tier opens there); a later factory tries again. Only a
+ * configuration that contradicts itself within this process is an error. The factories of one
+ * process that name the directory share one tier (a registry by directory, reference-counted,
+ * changed only when a factory opens or closes); each passes its own metrics to what it calls. The
+ * map of objects is concurrent; no lock is held across I/O except an object's own while it loads
+ * its index. A block queued for writing stays pinned until written, so its memory stays counted in
+ * the block cache's budget; the bytes queued are bounded, and a block that does not fit is not
+ * written (counted). The writer thread alone uses the staging buffer it copies granules into for
+ * direct I/O. Files are mapped for reading (see {@link DiskObject}); the mappings of the {@value
+ * #MAPPED_OBJECTS} objects read last stay, kept in a bounded cache whose evictions unmap (on the
+ * thread that causes them). No file stays open between reads or writes, so the tier holds no
+ * descriptor per object. Any disk error pauses the tier (reads and writes) for a minute with a
+ * warning; reads then go to the store, and never fail because of the disk. A factory that closes
+ * waits for the writes queued so far (so that none still pins its blocks); the last one stops the
+ * writer (unpinning what it had not written after 10 s), closes every file and releases the lock.
  */
 final class DiskTier {
 
   private static final Logger LOG = LoggerFactory.getLogger(DiskTier.class);
-  private static final String LOCK_FILE = ".lock";
   private static final String INDEX_SUFFIX = ".index";
   private static final String DATA_SUFFIX = ".data";
   private static final long PAUSE_NANOS = TimeUnit.MINUTES.toNanos(1);
@@ -88,12 +90,16 @@ final class DiskTier {
   /** The tiers open in this process, by directory; changed only at factory open and close. */
   private static final Map<Path, DiskTier> OPEN = new HashMap<>();
 
+  /**
+   * The directories found unusable since the tier last opened there, warned of; guarded by OPEN.
+   */
+  private static final Set<Path> WARNED = new HashSet<>();
+
   private final Path directory;
   private final long maxBytes;
   private final long maxQueuedBytes;
   private final LongSupplier nanoTime;
-  private final FileChannel lockChannel;
-  private final FileLock lock;
+  private final DiskDirectoryLock lock;
   private final ConcurrentHashMap<String, DiskObject> objects = new ConcurrentHashMap<>();
   private final AtomicLong storedBytes = new AtomicLong();
   private final AtomicLong queuedBytes = new AtomicLong();
@@ -117,14 +123,12 @@ final class DiskTier {
       long maxBytes,
       long maxQueuedBytes,
       LongSupplier nanoTime,
-      FileChannel lockChannel,
-      FileLock lock,
+      DiskDirectoryLock lock,
       DiskObject.Staging staging) {
     this.directory = directory;
     this.maxBytes = maxBytes;
     this.maxQueuedBytes = maxQueuedBytes;
     this.nanoTime = nanoTime;
-    this.lockChannel = lockChannel;
     this.lock = lock;
     this.staging = staging;
     this.writer =
@@ -181,23 +185,34 @@ final class DiskTier {
 
   /**
    * The tier in {@code configuration}'s directory, shared by every factory of this process that
-   * uses the directory: opened (the directory created, locked and listed) by the first, closed when
-   * the last {@link #release}s it. At most {@code maxQueuedBytes} of blocks wait to be written at
-   * once (as the first factory set it).
+   * uses the directory: opened (the directory created, locked, checked for space and listed) by the
+   * first, closed when the last {@link #release}s it. At most {@code maxQueuedBytes} of blocks wait
+   * to be written at once (as the first factory set it). None if the directory cannot be used (see
+   * {@link DiskUnavailableException}): that is counted in {@code metrics} as {@link
+   * Metric#DISK_UNAVAILABLE} and logged, as a warning the first time for the directory.
    *
-   * @throws IllegalStateException if another process uses the directory
    * @throws IllegalArgumentException if a factory of this process uses the directory with another
-   *     {@code physicalio.disk.cache.max.size}
-   * @throws UncheckedIOException if the directory cannot be created, locked or listed
+   *     {@code physicalio.disk.cache.max.size}: two sizes for one directory are the configuration's
+   *     error, not the disk's, and no fallback would honour both
    */
-  static DiskTier acquire(
-      DiskCacheConfiguration configuration, long maxQueuedBytes, LongSupplier nanoTime) {
+  static Optional<DiskTier> acquire(
+      DiskCacheConfiguration configuration,
+      long maxQueuedBytes,
+      LongSupplier nanoTime,
+      UsableSpace space,
+      Metrics metrics) {
     Path directory = configuration.directory().orElseThrow().toAbsolutePath().normalize();
     synchronized (OPEN) {
       DiskTier tier = OPEN.get(directory);
       if (tier == null) {
-        tier = open(directory, configuration, maxQueuedBytes, nanoTime);
+        try {
+          tier = open(directory, configuration, maxQueuedBytes, nanoTime, space);
+        } catch (DiskUnavailableException e) {
+          readWithout(directory, e, metrics);
+          return Optional.empty();
+        }
         OPEN.put(directory, tier);
+        WARNED.remove(directory);
       } else if (tier.maxBytes != configuration.maxSize()) {
         throw new IllegalArgumentException(
             "'"
@@ -211,7 +226,25 @@ final class DiskTier {
                 + ": factories sharing a disk cache directory must set the same size");
       }
       tier.users++;
-      return tier;
+      return Optional.of(tier);
+    }
+  }
+
+  /**
+   * Counts a factory that reads without the tier, and says why: as a warning the first time for
+   * {@code directory}, at debug level for the factories after it.
+   */
+  private static void readWithout(
+      Path directory, DiskUnavailableException reason, Metrics metrics) {
+    metrics.increment(Metric.DISK_UNAVAILABLE);
+    String format =
+        "Disk cache in {} ("
+            + DiskCacheConfiguration.PREFIX
+            + "dir) is not used, as {}: this factory reads from the store without it";
+    if (WARNED.add(directory)) {
+      LOG.warn(format, directory, reason.getMessage());
+    } else {
+      LOG.debug(format, directory, reason.getMessage());
     }
   }
 
@@ -240,61 +273,36 @@ final class DiskTier {
     }
   }
 
-  /** Opens the tier in {@code directory} (creating it), locks it and lists what it holds. */
+  /**
+   * Opens the tier in {@code directory}: claims it (see {@link DiskDirectoryLock#claim}), probes it
+   * for direct I/O and lists what it holds; on failure, releases it.
+   */
   private static DiskTier open(
       Path directory,
       DiskCacheConfiguration configuration,
       long maxQueuedBytes,
-      LongSupplier nanoTime) {
-    FileChannel lockChannel = null;
+      LongSupplier nanoTime,
+      UsableSpace space)
+      throws DiskUnavailableException {
+    DiskDirectoryLock lock = DiskDirectoryLock.claim(directory, space);
     try {
-      Files.createDirectories(directory);
-      lockChannel =
-          FileChannel.open(
-              directory.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-      FileLock lock = tryLock(lockChannel, directory);
       DiskTier tier =
           new DiskTier(
               directory,
               configuration.maxSize(),
               maxQueuedBytes,
               nanoTime,
-              lockChannel,
               lock,
               stagingFor(directory));
       tier.loadListing();
       return tier;
-    } catch (IOException | RuntimeException e) {
-      closeQuietly(lockChannel);
-      if (e instanceof IOException io) {
-        throw new UncheckedIOException(
-            "Cannot use '"
-                + directory
-                + "' as the disk cache ("
-                + DiskCacheConfiguration.PREFIX
-                + "dir)",
-            io);
-      }
-      throw (RuntimeException) e;
+    } catch (IOException | UncheckedIOException e) {
+      lock.release();
+      throw new DiskUnavailableException("it cannot be written or listed (" + e + ")", e);
+    } catch (RuntimeException e) {
+      lock.release();
+      throw e;
     }
-  }
-
-  private static FileLock tryLock(FileChannel channel, Path directory) throws IOException {
-    FileLock lock;
-    try {
-      lock = channel.tryLock();
-    } catch (OverlappingFileLockException e) {
-      lock = null;
-    }
-    if (lock == null) {
-      throw new IllegalStateException(
-          "The disk cache directory '"
-              + directory
-              + "' ("
-              + DiskCacheConfiguration.PREFIX
-              + "dir) is in use by another process; give each process its own directory");
-    }
-    return lock;
   }
 
   /** Takes in the objects the directory holds, least recently used first, reading no index. */
@@ -705,27 +713,12 @@ final class DiskTier {
       }
     }
     objects.values().forEach(DiskObject::unmap);
-    try {
-      lock.release();
-    } catch (IOException e) {
-      LOG.warn("Disk cache in {}: releasing the lock failed", directory, e);
-    }
-    closeQuietly(lockChannel);
+    lock.release();
   }
 
   private static void unmap(DiskObject object) {
     if (object != null) {
       object.unmap();
-    }
-  }
-
-  private static void closeQuietly(FileChannel channel) {
-    if (channel != null) {
-      try {
-        channel.close();
-      } catch (IOException e) {
-        LOG.debug("Closing a disk cache file failed", e);
-      }
     }
   }
 }

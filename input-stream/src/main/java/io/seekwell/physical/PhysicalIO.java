@@ -31,9 +31,13 @@ public final class PhysicalIO implements AutoCloseable {
 
   /**
    * Physical IO over {@code client} with the disk tier {@code diskCache} configures, counting in
-   * {@code metrics}, timing with {@code ticker}.
+   * {@code metrics}, timing with {@code ticker}. If the tier's directory cannot be used (another
+   * process holds it, it cannot be created, locked, written or listed, or its disk has less than 1
+   * MiB usable), it reads without the tier: it logs why (a warning the first time for the
+   * directory) and counts {@link io.seekwell.common.metrics.Metric#DISK_UNAVAILABLE}.
    *
-   * @throws IllegalStateException if another factory uses the disk tier's directory
+   * @throws IllegalArgumentException if another factory of this process uses the disk tier's
+   *     directory with another {@code physicalio.disk.cache.max.size}
    */
   public PhysicalIO(
       ObjectClient client,
@@ -41,9 +45,24 @@ public final class PhysicalIO implements AutoCloseable {
       DiskCacheConfiguration diskCache,
       Metrics metrics,
       Ticker ticker) {
+    this(client, configuration, diskCache, UsableSpace.FILE_STORE, metrics, ticker);
+  }
+
+  /**
+   * As the public constructor, with the disk tier told the usable bytes of its directory by {@code
+   * space} (tests make a disk full so).
+   */
+  PhysicalIO(
+      ObjectClient client,
+      PhysicalIOConfiguration configuration,
+      DiskCacheConfiguration diskCache,
+      UsableSpace space,
+      Metrics metrics,
+      Ticker ticker) {
     this.configuration = configuration;
     this.metadata = new MetadataStore(client, configuration, ticker);
-    this.blocks = new BlockStore(client, configuration, diskCache, metrics, metadata, ticker);
+    this.blocks =
+        new BlockStore(client, configuration, diskCache, space, metrics, metadata, ticker);
   }
 
   /**

@@ -6,8 +6,9 @@ import io.seekwell.testing.InMemoryObjectClient;
 import java.nio.file.Path;
 
 /**
- * Another process for {@link DiskTierTest}: opens a factory's physical IO with a disk tier in the
- * directory named by its argument, says {@code ready}, and holds it until its standard input ends.
+ * Another process for {@link DiskTierUnavailableTest}: opens a factory's physical IO with a disk
+ * tier in the directory named by its argument, says {@code ready}, and holds it until its standard
+ * input ends.
  */
 public final class DiskTierLockHolder {
 

@@ -16,13 +16,9 @@ import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.common.object.RequestOptions;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -31,8 +27,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -362,43 +356,6 @@ class DiskTierTest {
           assertThrows(IllegalArgumentException.class, () -> physicalIO(new Metrics(), 32 * MIB));
       assertTrue(
           refused.getMessage().contains("physicalio.disk.cache.max.size"), refused.getMessage());
-    }
-  }
-
-  @Test
-  void anotherProcessUsingTheDirectoryIsRefused() throws Exception {
-    Process other =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                DiskTierLockHolder.class.getName(),
-                directory.toString())
-            .redirectError(ProcessBuilder.Redirect.INHERIT)
-            .start();
-    try {
-      CompletableFuture<String> ready =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return new BufferedReader(
-                          new InputStreamReader(other.getInputStream(), StandardCharsets.UTF_8))
-                      .readLine();
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              });
-      assertTrue(ready.get(2, TimeUnit.MINUTES).startsWith("ready"));
-      IllegalStateException refused =
-          assertThrows(IllegalStateException.class, () -> physicalIO(new Metrics(), 64 * MIB));
-      assertTrue(refused.getMessage().contains(directory.toString()), refused.getMessage());
-      assertTrue(refused.getMessage().contains("physicalio.disk.cache.dir"), refused.getMessage());
-    } finally {
-      other.getOutputStream().close();
-      assertTrue(other.waitFor(1, TimeUnit.MINUTES), "the other process ends");
-    }
-    try (PhysicalIO afterwards = physicalIO(new Metrics(), 64 * MIB)) {
-      assertTrue(afterwards.memoryUsed() >= 0, "the directory is free once the process ended");
     }
   }
 

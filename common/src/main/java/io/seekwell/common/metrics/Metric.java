@@ -59,6 +59,12 @@ public enum Metric {
   DISK_ERRORS,
   /** Blocks not written to the disk tier because its write queue was full or it was paused. */
   DISK_WRITES_SKIPPED,
+  /**
+   * Factories that read without the disk tier because its directory could not be used when they
+   * started: another process held it, it could not be created, locked, written or listed, or its
+   * disk was full (less than 1 MiB usable).
+   */
+  DISK_UNAVAILABLE,
   /** Requests that waited for a place under their bucket's adaptive concurrency limit. */
   REQUESTS_QUEUED,
   /** Nanoseconds requests waited for a place under their bucket's adaptive concurrency limit. */

@@ -1,0 +1,193 @@
+package io.seekwell.physical;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.common.concurrent.Ticker;
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.Metrics;
+import io.seekwell.common.object.GetRequest;
+import io.seekwell.common.object.ObjectLocation;
+import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.common.object.RequestOptions;
+import io.seekwell.testing.InMemoryObjectClient;
+import io.seekwell.testing.TestData;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A factory whose disk tier's directory cannot be used (another process holds it, it cannot be
+ * created, its disk is full) reads every byte from the store and throws nothing: it counts {@link
+ * Metric#DISK_UNAVAILABLE} once, writes no file, and the first such factory of a directory logs one
+ * warning naming it and the reason.
+ */
+class DiskTierUnavailableTest {
+
+  private static final int MIB = 1024 * 1024;
+  private static final int LENGTH = 3 * MIB + 12_345;
+  private static final FetchContext IMMUTABLE =
+      new FetchContext(RequestOptions.none(), range -> {}, true);
+  private static final ObjectLocation LOCATION = ObjectLocation.of("bucket", "data/cold.parquet");
+
+  @TempDir Path temporary;
+
+  private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
+  private final byte[] content = TestData.randomBytes(11, LENGTH);
+  private final String etag = store.put(LOCATION, content);
+
+  /** What a factory in a directory read: its counters and the warnings that named the directory. */
+  private record Outcome(Metrics metrics, List<String> warnings) {}
+
+  /**
+   * Reads the whole object, declared immutable, through a factory of its own over {@code
+   * directory}, checking that it gets the object's bytes and that every byte it did not have from
+   * disk was fetched once.
+   */
+  private Outcome readWhole(Path directory, UsableSpace space) throws IOException {
+    Metrics metrics = new Metrics();
+    int getsBefore = store.gets().size();
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(printed, true, StandardCharsets.UTF_8));
+    try (PhysicalIO io =
+            new PhysicalIO(
+                store,
+                PhysicalIOConfiguration.DEFAULT,
+                DiskCacheConfiguration.in(directory, 64L * MIB),
+                space,
+                metrics,
+                Ticker.system());
+        ObjectReader reader = io.open(LOCATION, ObjectMetadata.of(LENGTH, etag), IMMUTABLE)) {
+      byte[] bytes = new byte[LENGTH];
+      int done = 0;
+      while (done < LENGTH) {
+        done += reader.read(done, bytes, done, LENGTH - done);
+      }
+      assertArrayEquals(content, bytes);
+    } finally {
+      System.setErr(stderr);
+    }
+    List<GetRequest> gets = store.gets().subList(getsBefore, store.gets().size());
+    assertEquals(
+        LENGTH - metrics.get(Metric.DISK_BYTES_READ),
+        gets.stream().mapToLong(get -> get.range().length()).sum(),
+        "bytes the GETs asked for");
+    List<String> warnings =
+        printed
+            .toString(StandardCharsets.UTF_8)
+            .lines()
+            .filter(line -> line.contains("WARN") && line.contains(directory.toString()))
+            .toList();
+    return new Outcome(metrics, warnings);
+  }
+
+  /** Checks that {@code outcome}'s factory read without the tier, and warned as {@code warned}. */
+  private static void readWithoutTheTier(Outcome outcome, boolean warned, String reason) {
+    assertEquals(1, outcome.metrics().get(Metric.DISK_UNAVAILABLE));
+    assertEquals(0, outcome.metrics().get(Metric.DISK_BYTES_WRITTEN));
+    assertEquals(0, outcome.metrics().get(Metric.DISK_BYTES_READ));
+    assertEquals(0, outcome.metrics().get(Metric.DISK_MISSES), "blocks the tier was asked for");
+    assertEquals(warned ? 1 : 0, outcome.warnings().size(), outcome.warnings().toString());
+    outcome
+        .warnings()
+        .forEach(
+            line -> {
+              assertTrue(line.contains("physicalio.disk.cache.dir"), line);
+              assertTrue(line.contains(reason), line);
+            });
+  }
+
+  /** Checks that {@code outcome}'s factory used the tier and wrote the whole object to it. */
+  private static void wroteTheObject(Outcome outcome) {
+    assertEquals(0, outcome.metrics().get(Metric.DISK_UNAVAILABLE));
+    assertEquals(LENGTH, outcome.metrics().get(Metric.DISK_BYTES_WRITTEN));
+    assertEquals(List.of(), outcome.warnings());
+  }
+
+  /** The files of cached objects in {@code directory} (not the lock, nor anything hidden). */
+  private static List<Path> cachedFiles(Path directory) throws IOException {
+    try (Stream<Path> files = Files.list(directory)) {
+      return files.filter(file -> !file.getFileName().toString().startsWith(".")).toList();
+    }
+  }
+
+  @Test
+  void aDirectoryHeldByAnotherProcessIsReadWithoutWhileHeld() throws Exception {
+    Path directory = temporary.resolve("cache");
+    Process other =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                DiskTierLockHolder.class.getName(),
+                directory.toString())
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
+    try {
+      CompletableFuture<String> ready =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return new BufferedReader(
+                          new InputStreamReader(other.getInputStream(), StandardCharsets.UTF_8))
+                      .readLine();
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
+      assertTrue(ready.get(2, TimeUnit.MINUTES).startsWith("ready"));
+      String reason = "another process holds its lock";
+      readWithoutTheTier(readWhole(directory, UsableSpace.FILE_STORE), true, reason);
+      // The next factory tries again, counts again, and does not warn again.
+      readWithoutTheTier(readWhole(directory, UsableSpace.FILE_STORE), false, reason);
+      assertEquals(List.of(), cachedFiles(directory));
+    } finally {
+      other.getOutputStream().close();
+      assertTrue(other.waitFor(1, TimeUnit.MINUTES), "the other process ends");
+    }
+    wroteTheObject(readWhole(directory, UsableSpace.FILE_STORE));
+  }
+
+  @Test
+  void aDirectoryThatCannotBeCreatedIsReadWithout() throws IOException {
+    Path file = Files.write(temporary.resolve("file"), new byte[] {1});
+    Path directory = file.resolve("cache"); // under a regular file: even root cannot create it
+    readWithoutTheTier(readWhole(directory, UsableSpace.FILE_STORE), true, "cannot be created");
+    assertFalse(Files.exists(directory));
+  }
+
+  @Test
+  void aFullDiskAtStartIsReadWithoutAndLeftUnlocked() throws IOException {
+    Path directory = temporary.resolve("cache");
+    long tooFew = DiskDirectoryLock.MIN_USABLE_BYTES - 1;
+    readWithoutTheTier(readWhole(directory, dir -> tooFew), true, tooFew + " bytes usable");
+    assertEquals(List.of(), cachedFiles(directory));
+    wroteTheObject(readWhole(directory, dir -> DiskDirectoryLock.MIN_USABLE_BYTES));
+  }
+
+  @Test
+  void aDiskWhoseSpaceCannotBeToldIsReadWithout() throws IOException {
+    Path directory = temporary.resolve("cache");
+    UsableSpace failing =
+        dir -> {
+          throw new IOException("no answer from the file system");
+        };
+    readWithoutTheTier(readWhole(directory, failing), true, "no answer from the file system");
+    assertEquals(List.of(), cachedFiles(directory));
+  }
+}
