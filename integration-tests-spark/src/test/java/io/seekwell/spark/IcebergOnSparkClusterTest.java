@@ -154,22 +154,28 @@ class IcebergOnSparkClusterTest {
     }
     assertEquals("[[370000]]", answer(seekwell, "SELECT count(*) FROM " + TABLE).toString());
 
-    // The driver planned through Seekwell with the disk tier on.
+    // The driver planned through Seekwell, with the disk tier: it opened the directory first.
     SeekwellS3FileIO io =
         assertInstanceOf(SeekwellS3FileIO.class, loadTable(seekwell).io(), "Seekwell is in use");
     MetricsSnapshot metrics = io.seekwellMetrics();
     assertTrue(metrics.get(Metric.GET_REQUESTS) > 0, metrics::toString);
     assertTrue(metrics.get(Metric.DISK_MISSES) > 0, metrics::toString);
+    assertEquals(0, metrics.get(Metric.DISK_UNAVAILABLE), metrics::toString);
 
-    // The executors read the data files through Seekwell: each said so in its own log.
+    // The executors read the data files through Seekwell (each said so in its own log), without
+    // the disk tier, whose directory the driver holds: each warned of it once.
     Map<String, List<String>> logs = executorLogs();
     assertEquals(EXECUTORS, logs.size(), "the executors' logs: " + logs.keySet());
+    String unavailable = "WARN DiskTier: Disk cache in " + diskCache.toAbsolutePath() + " ";
     logs.forEach(
-        (executor, lines) ->
-            assertEquals(
-                1,
-                lines.stream().filter(line -> line.startsWith(STARTUP_LINE)).count(),
-                "executor " + executor + " logged: " + lines));
+        (executor, lines) -> {
+          assertEquals(1, count(lines, STARTUP_LINE), "executor " + executor + " logged " + lines);
+          assertEquals(1, count(lines, unavailable), "executor " + executor + " logged " + lines);
+        });
+  }
+
+  private static long count(List<String> lines, String start) {
+    return lines.stream().filter(line -> line.startsWith(start)).count();
   }
 
   private static String environment(String name) {
