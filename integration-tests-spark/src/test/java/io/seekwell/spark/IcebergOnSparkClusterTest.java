@@ -59,6 +59,7 @@ class IcebergOnSparkClusterTest {
   private static Path sparkHome;
   private static SparkSession iceberg;
   private static SparkSession seekwell;
+  private static SeekwellS3FileIO driverIo;
 
   @BeforeAll
   static void start() throws IOException {
@@ -111,6 +112,11 @@ class IcebergOnSparkClusterTest {
 
   @AfterAll
   static void stop() {
+    // Closing the driver's FileIO waits for its disk writes and closes the tier, before the
+    // directory is deleted.
+    if (driverIo != null) {
+      driverIo.close();
+    }
     if (iceberg != null) {
       iceberg.stop();
     }
@@ -155,9 +161,9 @@ class IcebergOnSparkClusterTest {
     assertEquals("[[370000]]", answer(seekwell, "SELECT count(*) FROM " + TABLE).toString());
 
     // The driver planned through Seekwell, with the disk tier: it opened the directory first.
-    SeekwellS3FileIO io =
+    driverIo =
         assertInstanceOf(SeekwellS3FileIO.class, loadTable(seekwell).io(), "Seekwell is in use");
-    MetricsSnapshot metrics = io.seekwellMetrics();
+    MetricsSnapshot metrics = driverIo.seekwellMetrics();
     assertTrue(metrics.get(Metric.GET_REQUESTS) > 0, metrics::toString);
     assertTrue(metrics.get(Metric.DISK_MISSES) > 0, metrics::toString);
     assertEquals(0, metrics.get(Metric.DISK_UNAVAILABLE), metrics::toString);
