@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.common.object.CustomerKey;
 import io.seekwell.iceberg.SeekwellS3FileIO;
 import io.seekwell.testing.S3TestBucket;
@@ -14,6 +15,7 @@ import io.seekwell.testing.WithS3Server;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -27,7 +29,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * The disk tier under the Iceberg FileIO, against MinIO (over TLS, for SSE-C): a later FileIO on
  * the same directory, as a new JVM would have, reads Iceberg's files with no GET, only the files it
- * is told to keep, and never serves an SSE-C file to a reader without the key.
+ * is told to keep, and never serves an SSE-C file to a reader without the key. A FileIO whose
+ * directory cannot be used reads from S3.
  */
 @WithS3Server(tls = true)
 class SeekwellS3FileIODiskCacheMinioTest {
@@ -93,6 +96,21 @@ class SeekwellS3FileIODiskCacheMinioTest {
     assertEquals(0, readAll(bucket, withKey, location), "with the key, from disk");
   }
 
+  @Test
+  void aDirectoryThatCannotBeCreatedLeavesTheFileIoReadingFromS3(S3TestBucket bucket)
+      throws IOException {
+    String manifest = write(bucket, "u/metadata/snap-2-b.avro", TestData.randomBytes(7, 90_000));
+    Map<String, String> properties = properties("all");
+    Path file = Files.write(directory.resolve("file"), new byte[] {1});
+    properties.put("seekwell.physicalio.disk.cache.dir", file.resolve("cache").toString());
+    for (int fileIo = 0; fileIo < 2; fileIo++) {
+      MetricsSnapshot metrics = readAllCounting(bucket, properties, manifest);
+      assertEquals(1, metrics.get(Metric.DISK_UNAVAILABLE), metrics::toString);
+      assertTrue(metrics.get(Metric.GET_REQUESTS) > 0, "every FileIO fetches the file");
+      assertEquals(0, metrics.get(Metric.DISK_BYTES_WRITTEN), metrics::toString);
+    }
+  }
+
   private String write(S3TestBucket bucket, String key, byte[] content) {
     bucket.put(key, content);
     String location = "s3://" + bucket.name() + "/" + key;
@@ -103,6 +121,12 @@ class SeekwellS3FileIODiskCacheMinioTest {
   /** Reads each file whole through a new FileIO, checking its bytes; returns the GETs it sent. */
   private long readAll(S3TestBucket bucket, Map<String, String> properties, String... files)
       throws IOException {
+    return readAllCounting(bucket, properties, files).get(Metric.GET_REQUESTS);
+  }
+
+  /** Reads each file whole through a new FileIO, checking its bytes; returns its counters. */
+  private MetricsSnapshot readAllCounting(
+      S3TestBucket bucket, Map<String, String> properties, String... files) throws IOException {
     try (SeekwellS3FileIO io = new SeekwellS3FileIO(() -> client(bucket))) {
       io.initialize(properties);
       for (String file : files) {
@@ -111,7 +135,7 @@ class SeekwellS3FileIODiskCacheMinioTest {
           assertArrayEquals(expected, in.readAllBytes(), file);
         }
       }
-      return io.seekwellMetrics().get(Metric.GET_REQUESTS);
+      return io.seekwellMetrics();
     }
   }
 

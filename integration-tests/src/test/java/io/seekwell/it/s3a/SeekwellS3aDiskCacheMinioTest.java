@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.testing.TestData;
+import java.nio.file.Files;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The disk tier under the S3A connector, against MinIO: objects under an immutable prefix are read
  * by a later file system from disk, with no GET and the stream's statistics saying so; objects
- * elsewhere are fetched again.
+ * elsewhere are fetched again, and so is every object when the directory cannot be used.
  */
 class SeekwellS3aDiskCacheMinioTest {
 
@@ -26,8 +27,12 @@ class SeekwellS3aDiskCacheMinioTest {
   @TempDir java.nio.file.Path directory;
 
   private Configuration conf() {
+    return conf(directory);
+  }
+
+  private Configuration conf(java.nio.file.Path cacheDirectory) {
     Configuration conf = SeekwellS3aSetup.configure(new Configuration());
-    conf.set("fs.s3a.seekwell.physicalio.disk.cache.dir", directory.toString());
+    conf.set("fs.s3a.seekwell.physicalio.disk.cache.dir", cacheDirectory.toString());
     conf.set(
         "fs.s3a.seekwell.physicalio.disk.cache.immutable.prefixes",
         "s3://" + SeekwellS3aSetup.BUCKET + "/immutable/");
@@ -36,7 +41,12 @@ class SeekwellS3aDiskCacheMinioTest {
 
   /** Reads the file whole through a new file system; returns its stream's counters. */
   private Map<String, Long> readWhole(Path path) throws Exception {
-    try (FileSystem fs = FileSystem.newInstance(path.toUri(), conf())) {
+    return readWhole(path, conf());
+  }
+
+  /** Reads the file whole through a new file system of {@code conf}; returns its counters. */
+  private Map<String, Long> readWhole(Path path, Configuration conf) throws Exception {
+    try (FileSystem fs = FileSystem.newInstance(path.toUri(), conf)) {
       if (!fs.exists(path)) {
         try (FSDataOutputStream out = fs.create(path)) {
           out.write(CONTENT);
@@ -62,6 +72,18 @@ class SeekwellS3aDiskCacheMinioTest {
     assertEquals(0L, warm.get("stream_read_opened"), "GETs from a warm disk: " + warm);
     assertEquals((long) CONTENT.length, warm.get("seekwell_disk_bytes_read"), warm::toString);
     assertEquals(0L, warm.get("seekwell_disk_misses"), warm::toString);
+  }
+
+  @Test
+  void aDirectoryThatCannotBeCreatedLeavesTheFileSystemReadingFromS3() throws Exception {
+    Path path = new Path("s3a://" + SeekwellS3aSetup.BUCKET + "/immutable/unusable.bin");
+    java.nio.file.Path file = Files.write(directory.resolve("file"), new byte[] {1});
+    Configuration conf = conf(file.resolve("cache"));
+    readWhole(path, conf);
+    Map<String, Long> again = readWhole(path, conf);
+    assertTrue(again.get("stream_read_opened") > 0, again::toString);
+    assertEquals(0L, again.get("seekwell_disk_bytes_read"), again::toString);
+    assertEquals(0L, again.get("seekwell_disk_misses"), "the tier was not asked: " + again);
   }
 
   @Test
