@@ -1,0 +1,253 @@
+package io.seekwell.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.MetricsSnapshot;
+import io.seekwell.iceberg.SeekwellS3FileIO;
+import io.seekwell.testing.S3Endpoint;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.apache.iceberg.spark.Spark3Util;
+import org.apache.spark.api.java.function.MapPartitionsFunction;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Spark with two executor JVMs ({@code local-cluster[2,1,1024]}: Spark's own standalone master and
+ * two workers in this JVM, each launching one executor process, as a standalone cluster or YARN
+ * places executors on a host), reading one Iceberg table of a JDBC catalog over MinIO through
+ * Iceberg's S3FileIO and through {@code SeekwellS3FileIO} with the disk tier on. As a cluster
+ * manager gives every JVM of an application the same settings, the driver and both executors are
+ * given the same disk cache directory. Every query must answer the same through both FileIOs.
+ *
+ * <p>The workers launch executors with the command Spark's launcher builds from {@code SPARK_HOME}
+ * (a {@code jars} directory, kept empty here) and {@code SPARK_SCALA_VERSION}, both set for this
+ * test JVM by the module's surefire configuration; the executors' class path is this JVM's ({@code
+ * spark.executor.extraClassPath}). Each executor writes its output, and Seekwell's log, in its
+ * directory of the workers' work directory, {@code $SPARK_HOME/work/<application>/<executor>}.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class IcebergOnSparkClusterTest {
+
+  private static final String TABLE = "lake.db.events";
+  private static final int EXECUTORS = 2;
+  private static final String STARTUP_LINE = "INFO S3SeekableInputStreamFactory: Seekwell ";
+
+  @TempDir static Path diskCache;
+
+  private static Path sparkHome;
+  private static SparkSession iceberg;
+  private static SparkSession seekwell;
+  private static SeekwellS3FileIO driverIo;
+
+  @BeforeAll
+  static void start() throws IOException {
+    sparkHome = Path.of(environment("SPARK_HOME"));
+    environment("SPARK_SCALA_VERSION");
+    // Where a Spark distribution has its jars; empty, since the class path is this JVM's.
+    Files.createDirectories(sparkHome.resolve("jars"));
+
+    String bucket = TestStore.bucket("spark-iceberg-cluster");
+    S3Endpoint endpoint = TestStore.endpoint();
+    String catalog = "spark.sql.catalog.lake";
+    iceberg =
+        SparkSession.builder()
+            .master("local-cluster[" + EXECUTORS + ",1,1024]")
+            .appName("seekwell-iceberg-cluster")
+            .config("spark.ui.enabled", "false")
+            .config("spark.executor.memory", "1024m")
+            // The application starts once both executors have registered (or after two minutes,
+            // and then executorsAreSeparateJvms fails).
+            .config("spark.cores.max", String.valueOf(EXECUTORS))
+            .config("spark.scheduler.minRegisteredResourcesRatio", "1.0")
+            .config("spark.scheduler.maxRegisteredResourcesWaitingTime", "120s")
+            .config("spark.executor.extraClassPath", System.getProperty("java.class.path"))
+            // Relative: each executor's log of Seekwell goes to its own working directory. Spark
+            // adds the --add-opens options Java 17 needs to the executors' command itself.
+            .config("spark.executor.extraJavaOptions", "-Dseekwell.log.file=seekwell.log")
+            .config("spark.sql.shuffle.partitions", "4")
+            .config(
+                "spark.sql.extensions",
+                "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+            .config(catalog, "org.apache.iceberg.spark.SparkCatalog")
+            .config(catalog + ".type", "jdbc")
+            .config(catalog + ".io-impl", "org.apache.iceberg.aws.s3.S3FileIO")
+            .config(catalog + ".cache-enabled", "false")
+            .config(catalog + ".uri", "jdbc:h2:mem:spark-iceberg-cluster;DB_CLOSE_DELAY=-1")
+            .config(catalog + ".warehouse", "s3://" + bucket + "/wh")
+            .config(catalog + ".s3.endpoint", endpoint.uri().toString())
+            .config(catalog + ".s3.path-style-access", "true")
+            .config(catalog + ".s3.access-key-id", endpoint.accessKey())
+            .config(catalog + ".s3.secret-access-key", endpoint.secretKey())
+            .config(catalog + ".client.region", "us-east-1")
+            .getOrCreate();
+    seekwell = iceberg.newSession();
+    seekwell.conf().set(catalog + ".io-impl", SeekwellS3FileIO.class.getName());
+    seekwell
+        .conf()
+        .set(
+            catalog + ".seekwell.physicalio.disk.cache.dir", diskCache.toAbsolutePath().toString());
+  }
+
+  @AfterAll
+  static void stop() {
+    // Closing the driver's FileIO waits for its disk writes and closes the tier, before the
+    // directory is deleted.
+    if (driverIo != null) {
+      driverIo.close();
+    }
+    if (iceberg != null) {
+      iceberg.stop();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void executorsAreSeparateJvms() {
+    // Both executors have registered before the application starts, so the first offer of this
+    // job's tasks gives each of them one.
+    List<Long> pids =
+        iceberg
+            .range(0, 4 * EXECUTORS, 1, 4 * EXECUTORS)
+            .mapPartitions(
+                (MapPartitionsFunction<Long, Long>)
+                    ids -> List.of(ProcessHandle.current().pid()).iterator(),
+                Encoders.LONG())
+            .collectAsList();
+    Set<Long> executors = new TreeSet<>(pids);
+    assertEquals(EXECUTORS, executors.size(), "the processes that ran the tasks: " + pids);
+    assertFalse(executors.contains(ProcessHandle.current().pid()), "a task ran in the driver");
+  }
+
+  @Test
+  @Order(2)
+  void everyQueryThroughSeekwellWithTheDiskTierAnswersAsIcebergsFileIo() {
+    iceberg.sql("CREATE NAMESPACE IF NOT EXISTS lake.db");
+    // Small splits: each data file is a task of its own, so that both executors read.
+    iceberg.sql(
+        "CREATE TABLE "
+            + TABLE
+            + " (id BIGINT, category STRING, amount DOUBLE) USING iceberg"
+            + " TBLPROPERTIES ('read.split.target-size' = '1048576')");
+    iceberg.sql("INSERT INTO " + TABLE + " " + rows(0, 300_000));
+    iceberg.sql("DELETE FROM " + TABLE + " WHERE id % 10 = 3");
+    iceberg.sql("INSERT INTO " + TABLE + " " + rows(300_000, 400_000));
+
+    for (Map.Entry<String, String> query : queries().entrySet()) {
+      List<String> expected = answer(iceberg, query.getValue());
+      assertEquals(expected, answer(seekwell, query.getValue()), query.getKey());
+    }
+    assertEquals("[[370000]]", answer(seekwell, "SELECT count(*) FROM " + TABLE).toString());
+
+    // The driver planned through Seekwell, with the disk tier: it opened the directory first.
+    driverIo =
+        assertInstanceOf(SeekwellS3FileIO.class, loadTable(seekwell).io(), "Seekwell is in use");
+    MetricsSnapshot metrics = driverIo.seekwellMetrics();
+    assertTrue(metrics.get(Metric.GET_REQUESTS) > 0, metrics::toString);
+    assertTrue(metrics.get(Metric.DISK_MISSES) > 0, metrics::toString);
+    assertEquals(0, metrics.get(Metric.DISK_UNAVAILABLE), metrics::toString);
+
+    // The executors read the data files through Seekwell (each said so in its own log), without
+    // the disk tier, whose directory the driver holds: each warned of it once.
+    Map<String, List<String>> logs = executorLogs();
+    assertEquals(EXECUTORS, logs.size(), "the executors' logs: " + logs.keySet());
+    String unavailable = "WARN DiskTier: Disk cache in " + diskCache.toAbsolutePath() + " ";
+    logs.forEach(
+        (executor, lines) -> {
+          assertEquals(1, count(lines, STARTUP_LINE), "executor " + executor + " logged " + lines);
+          assertEquals(1, count(lines, unavailable), "executor " + executor + " logged " + lines);
+        });
+  }
+
+  private static long count(List<String> lines, String start) {
+    return lines.stream().filter(line -> line.startsWith(start)).count();
+  }
+
+  private static String environment(String name) {
+    String value = System.getenv(name);
+    if (value == null || value.isBlank()) {
+      throw new IllegalStateException(
+          name
+              + " is not set: Spark's workers build the executors' command from it (the module's"
+              + " surefire configuration sets it)");
+    }
+    return value;
+  }
+
+  /** What Seekwell logged in each executor of this application, by executor id. */
+  private static Map<String, List<String>> executorLogs() {
+    Path application = sparkHome.resolve("work").resolve(iceberg.sparkContext().applicationId());
+    Map<String, List<String>> logs = new TreeMap<>();
+    try (Stream<Path> executors = Files.list(application)) {
+      for (Path executor : (Iterable<Path>) executors::iterator) {
+        Path log = executor.resolve("seekwell.log");
+        logs.put(
+            executor.getFileName().toString(),
+            Files.exists(log) ? Files.readAllLines(log) : List.of());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return logs;
+  }
+
+  private static String rows(long from, long to) {
+    // Four partitions, so four data files per insert.
+    return "SELECT id, concat('c', id % 7), (id * 37 % 1000) / 10.0 FROM range("
+        + from
+        + ", "
+        + to
+        + ", 1, 4)";
+  }
+
+  private static Map<String, String> queries() {
+    Map<String, String> queries = new LinkedHashMap<>();
+    queries.put("count", "SELECT count(*) FROM " + TABLE);
+    queries.put("sum", "SELECT round(sum(amount), 2), min(id), max(id) FROM " + TABLE);
+    queries.put(
+        "filter", "SELECT count(*) FROM " + TABLE + " WHERE amount > 50 AND category = 'c3'");
+    queries.put(
+        "group by",
+        "SELECT category, count(*), round(sum(amount), 2) FROM "
+            + TABLE
+            + " GROUP BY category ORDER BY category");
+    queries.put("full-scan hash", "SELECT bit_xor(xxhash64(id, category, amount)) FROM " + TABLE);
+    queries.put("files", "SELECT count(*), sum(record_count) FROM " + TABLE + ".files");
+    queries.put("snapshots", "SELECT operation FROM " + TABLE + ".snapshots ORDER BY committed_at");
+    queries.put("manifests", "SELECT count(*) FROM " + TABLE + ".manifests");
+    return queries;
+  }
+
+  private static List<String> answer(SparkSession session, String query) {
+    return session.sql(query).collectAsList().stream().map(Row::toString).toList();
+  }
+
+  private static org.apache.iceberg.Table loadTable(SparkSession session) {
+    try {
+      return Spark3Util.loadIcebergTable(session, TABLE);
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot load " + TABLE, e);
+    }
+  }
+}
