@@ -79,16 +79,6 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     Objects.requireNonNull(client, "client");
     this.configuration = Objects.requireNonNull(configuration, "configuration");
     this.strategies = new ReadStrategySelector(configuration);
-    AnnouncementSettings announcing;
-    try {
-      announcing = AnnouncementSettings.of(configuration);
-      // The format plug-ins have read their keys now: any key left is not a setting.
-      configuration.rawConfiguration().requireEveryKeyRead(key -> false);
-    } catch (IllegalArgumentException e) {
-      strategies.close();
-      scheduler.close();
-      throw e;
-    }
     this.metrics = new Metrics();
     this.client =
         new RetryingObjectClient(
@@ -97,9 +87,19 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
             metrics,
             scheduler,
             ticker);
-    this.physicalIO =
-        new PhysicalIO(
-            this.client, configuration.physicalIO(), configuration.diskCache(), metrics, ticker);
+    AnnouncementSettings announcing;
+    try {
+      announcing = AnnouncementSettings.of(configuration);
+      // The format plug-ins have read their keys now: any key left is not a setting.
+      configuration.rawConfiguration().requireEveryKeyRead(key -> false);
+      this.physicalIO =
+          new PhysicalIO(
+              this.client, configuration.physicalIO(), configuration.diskCache(), metrics, ticker);
+    } catch (IllegalArgumentException e) {
+      strategies.close();
+      scheduler.close();
+      throw e;
+    }
     logStartup(configuration, strategies.formatNames());
     this.announcementSettings = announcing;
     this.vectored = new VectoredReads(physicalIO::mergeGap);

@@ -3,6 +3,7 @@ package io.seekwell.bench;
 import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.MetricsSnapshot;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -352,10 +353,24 @@ public final class Benchmark {
       checksum = workload.run(path, data);
       seconds = (System.nanoTime() - start) / 1e9;
       hedges = path.seekwellMetrics().map(metrics -> metrics.get(Metric.HEDGED_GETS)).orElse(-1L);
+      if (pathName.endsWith(DISK)) {
+        path.seekwellMetrics().ifPresent(metrics -> requireDiskTier(pathName, metrics));
+      }
     }
     long peak = heap.stream().mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
     return new Sample(
         seconds, counter.gets(), counter.heads(), counter.bytes(), peak, checksum, hedges);
+  }
+
+  /**
+   * Fails the run if {@code path}'s factory read without its disk tier (its directory could not be
+   * used: see the warning in the log), which would measure the store instead.
+   */
+  static void requireDiskTier(String path, MetricsSnapshot metrics) {
+    if (metrics.get(Metric.DISK_UNAVAILABLE) > 0) {
+      throw new IllegalStateException(
+          path + ": the disk tier's directory could not be used, so the run would not measure it");
+    }
   }
 
   /**

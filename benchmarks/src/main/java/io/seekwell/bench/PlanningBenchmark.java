@@ -359,6 +359,9 @@ public final class PlanningBenchmark {
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       double cpu = (os.getProcessCpuTime() - cpuStart) / 1e9;
+      if (io instanceof SeekwellS3FileIO seekwell) {
+        Benchmark.requireDiskTier(path, seekwell.seekwellMetrics());
+      }
       return new Sample(seconds, cpu, counter.gets(), counter.bytes(), files);
     }
   }
