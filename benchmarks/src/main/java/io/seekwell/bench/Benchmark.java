@@ -108,7 +108,9 @@ public final class Benchmark {
                 .split(","));
     List<Workload> workloads = new ArrayList<>();
     for (String name :
-        options.getOrDefault("workloads", "W1,W2,W3,W4,W5,W6,W7,W8,W9,W10,W11,W12").split(",")) {
+        options
+            .getOrDefault("workloads", "W1,W2,W3,W4,W5,W6,W7,W8,W9,W10,W11,W12,W13")
+            .split(",")) {
       workloads.add(Workload.valueOf(name.trim()));
     }
 

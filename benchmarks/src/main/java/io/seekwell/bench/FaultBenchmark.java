@@ -30,9 +30,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>Arguments as {@link Benchmark}'s, plus {@code --faults stall,cut-fin,cut-rst,slow-first-byte},
  * {@code --fractions 0.02,0.25}, {@code --deadline SECONDS} (per iteration, default 90). Paths
  * default to all six: {@code seekwell,aal,iceberg-default,s3a-classic,seekwell-iceberg,
- * seekwell-s3a}; workloads to W1 and W6. The tables replace the section between the fault markers
- * of the report (docs/benchmarks.md by default), so the main benchmark's tables stay. Ends with an
- * error if a Seekwell path ever returned a wrong result.
+ * seekwell-s3a}; workloads to W1, W6, the task group W9 and the parallel projections W13. The
+ * tables replace the section between the fault markers of the report (docs/benchmarks.md by
+ * default), so the main benchmark's tables stay. Ends with an error if a Seekwell path ever
+ * returned a wrong result.
  */
 public final class FaultBenchmark {
 
@@ -123,7 +124,7 @@ public final class FaultBenchmark {
             .map(String::trim)
             .toList();
     List<Workload> workloads =
-        Arrays.stream(options.getOrDefault("workloads", "W1,W6").split(","))
+        Arrays.stream(options.getOrDefault("workloads", "W1,W6,W9,W13").split(","))
             .map(name -> Workload.valueOf(name.trim()))
             .toList();
     List<Condition> conditions = conditions(options);

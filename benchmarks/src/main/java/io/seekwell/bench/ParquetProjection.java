@@ -60,8 +60,19 @@ final class ParquetProjection {
    * record per row, the time here is the I/O's rather than record assembly's.
    */
   static long scan(InputFile file, List<String> columns) throws IOException {
+    return scan(file, columns, 0, Long.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #scan(InputFile, List)}, of the row groups whose middle lies in bytes {@code [start,
+   * end)} of the file only, as an engine's task reads its split of a file.
+   */
+  static long scan(InputFile file, List<String> columns, long start, long end) throws IOException {
     ParquetReadOptions options =
-        HadoopReadOptions.builder(new Configuration(false)).withUseHadoopVectoredIo(true).build();
+        HadoopReadOptions.builder(new Configuration(false))
+            .withUseHadoopVectoredIo(true)
+            .withRange(start, end)
+            .build();
     CRC32 crc = new CRC32();
     CheckedOutputStream checksum = new CheckedOutputStream(OutputStream.nullOutputStream(), crc);
     try (ParquetFileReader reader = ParquetFileReader.open(file, options)) {

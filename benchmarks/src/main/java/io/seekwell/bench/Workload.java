@@ -5,6 +5,7 @@ import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -90,26 +91,12 @@ enum Workload {
   W7("16 concurrent streams: 8 projections (W1) and 8 sequential reads (W5)") {
     @Override
     long run(ReadPath path, Dataset data) throws IOException {
-      ExecutorService pool = Executors.newFixedThreadPool(16);
-      try {
-        List<Future<Long>> runs = new ArrayList<>();
-        for (int i = 0; i < 16; i++) {
-          Workload workload = i % 2 == 0 ? W1 : W5;
-          runs.add(pool.submit(() -> workload.run(path, data)));
-        }
-        long checksum = 0;
-        for (Future<Long> run : runs) {
-          checksum = checksum * 31 + run.get(30, TimeUnit.MINUTES);
-        }
-        return checksum;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("Interrupted while running " + this);
-      } catch (ExecutionException | TimeoutException e) {
-        throw new IOException(this + " failed", e);
-      } finally {
-        pool.shutdownNow();
+      List<Callable<Long>> streams = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        Workload workload = i % 2 == 0 ? W1 : W5;
+        streams.add(() -> workload.run(path, data));
       }
+      return inParallel(this, streams);
     }
   },
   W8("the wide table opened 5 times: 4 footer reads, then the projection") {
@@ -151,7 +138,26 @@ enum Workload {
     long run(ReadPath path, Dataset data) throws IOException {
       return OrcTable.scan(path.orcFile(data.orcTable, data.length(data.orcTable)), OrcTable.THREE);
     }
+  },
+  W13("parallel projections: W1's columns in 2 streams, each of half the row groups") {
+    @Override
+    long run(ReadPath path, Dataset data) throws IOException {
+      long length = data.length(data.table);
+      List<Callable<Long>> splits = new ArrayList<>();
+      for (int split = 0; split < SPLITS; split++) {
+        long start = length * split / SPLITS;
+        long end = length * (split + 1) / SPLITS;
+        splits.add(
+            () ->
+                ParquetProjection.scan(
+                    path.parquetFile(data.table, length), PROJECTION, start, end));
+      }
+      return inParallel(this, splits);
+    }
   };
+
+  /** How many streams W13 splits the wide table's row groups among, as an engine's tasks do. */
+  private static final int SPLITS = 2;
 
   /** The columns W1 reads. */
   static final List<String> PROJECTION = List.of("m3", "m8", "m15");
@@ -161,6 +167,30 @@ enum Workload {
       IntStream.range(1, SampleTable.COLUMNS).mapToObj(i -> "m" + i).toList();
 
   final String description;
+
+  /** Runs {@code streams} at once, each on a thread of its own; a checksum of their checksums. */
+  private static long inParallel(Workload workload, List<Callable<Long>> streams)
+      throws IOException {
+    ExecutorService pool = Executors.newFixedThreadPool(streams.size());
+    try {
+      List<Future<Long>> runs = new ArrayList<>();
+      for (Callable<Long> stream : streams) {
+        runs.add(pool.submit(stream));
+      }
+      long checksum = 0;
+      for (Future<Long> run : runs) {
+        checksum = checksum * 31 + run.get(30, TimeUnit.MINUTES);
+      }
+      return checksum;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted while running " + workload);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IOException(workload + " failed", e);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 
   Workload(String description) {
     this.description = description;
