@@ -11,7 +11,6 @@ import io.seekwell.it.s3a.SeekwellS3aSetup;
 import io.seekwell.testing.FaultProxy;
 import io.seekwell.testing.FaultProxy.ConnectionFault;
 import io.seekwell.testing.IcebergS3Properties;
-import io.seekwell.testing.S3Endpoint;
 import io.seekwell.testing.S3TestBucket;
 import io.seekwell.testing.TestData;
 import io.seekwell.testing.WithS3Server;
@@ -184,14 +183,7 @@ class EnginePatternsFaultyNetworkMinioTest {
   @ParameterizedTest(name = "{0} on a quarter of the connections")
   @EnumSource(ConnectionFault.class)
   void aVectoredReadOfManyRangesReadsRight(ConnectionFault fault) throws Exception {
-    S3Endpoint store = bucket.endpoint();
-    Configuration conf =
-        SeekwellS3aSetup.configure(
-            new Configuration(),
-            new S3Endpoint(proxy.uri(), store.accessKey(), store.secretKey(), store.certificate()),
-            bucket.name());
-    conf.set("fs.s3a.attempts.maximum", "1");
-    conf.set("fs.s3a.seekwell.client.stall.floor", "300ms");
+    Configuration conf = SeekwellS3aSetup.throughFaultProxy(bucket, proxy.uri());
     faultAQuarter(fault);
     List<FileRange> ranges = new ArrayList<>();
     for (int i = 0; i < 64; i++) {

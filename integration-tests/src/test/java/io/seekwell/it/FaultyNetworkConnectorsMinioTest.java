@@ -16,7 +16,6 @@ import io.seekwell.parquet.connector.SeekwellInputFile;
 import io.seekwell.testing.FaultProxy;
 import io.seekwell.testing.FaultProxy.ConnectionFault;
 import io.seekwell.testing.IcebergS3Properties;
-import io.seekwell.testing.S3Endpoint;
 import io.seekwell.testing.S3TestBucket;
 import io.seekwell.testing.TestData;
 import io.seekwell.testing.WithS3Server;
@@ -130,14 +129,7 @@ class FaultyNetworkConnectorsMinioTest {
   @ParameterizedTest(name = "S3A, {0} on a quarter of the connections")
   @EnumSource(ConnectionFault.class)
   void s3aStreamsReadTheRightBytesFromSeveralThreads(ConnectionFault fault) throws Exception {
-    S3Endpoint store = bucket.endpoint();
-    Configuration conf =
-        SeekwellS3aSetup.configure(
-            new Configuration(),
-            new S3Endpoint(proxy.uri(), store.accessKey(), store.secretKey(), store.certificate()),
-            bucket.name());
-    conf.set("fs.s3a.attempts.maximum", "1");
-    conf.set("fs.s3a.seekwell.client.stall.floor", "300ms");
+    Configuration conf = SeekwellS3aSetup.throughFaultProxy(bucket, proxy.uri());
     faultAQuarter(fault);
     ExecutorService threads = Executors.newFixedThreadPool(4);
     try (FileSystem fs = FileSystem.newInstance(URI.create("s3a://" + bucket.name() + "/"), conf);

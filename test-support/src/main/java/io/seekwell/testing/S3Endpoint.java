@@ -32,6 +32,11 @@ public record S3Endpoint(
     Objects.requireNonNull(certificate, "certificate");
   }
 
+  /** The same store and credentials, reached at {@code other} (a proxy in front of it). */
+  public S3Endpoint via(URI other) {
+    return new S3Endpoint(other, accessKey, secretKey, certificate);
+  }
+
   /** Credentials for SDK clients. */
   public StaticCredentialsProvider credentials() {
     return StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey));

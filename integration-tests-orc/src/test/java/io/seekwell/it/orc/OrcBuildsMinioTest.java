@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.seekwell.iceberg.SeekwellS3FileIO;
 import io.seekwell.testing.FaultProxy;
 import io.seekwell.testing.IcebergS3Properties;
-import io.seekwell.testing.S3Endpoint;
 import io.seekwell.testing.S3TestBucket;
 import io.seekwell.testing.WithS3Server;
 import io.seekwell.testing.hadoop.PositionalInputStream;
@@ -107,12 +106,9 @@ class OrcBuildsMinioTest {
       value = CompressionKind.class,
       names = {"ZLIB", "SNAPPY"})
   void s3aReadsTheSameValuesAsTheLocalFile(CompressionKind kind) throws IOException {
-    S3Endpoint store = bucket.endpoint();
     Configuration conf =
         SeekwellS3a.configure(
-            new Configuration(),
-            new S3Endpoint(proxy.uri(), store.accessKey(), store.secretKey(), store.certificate()),
-            bucket.name());
+            new Configuration(), bucket.endpoint().via(proxy.uri()), bucket.name());
     conf.set("fs.s3a.seekwell.logicalio.small.object.size.threshold", SMALL_OBJECTS);
     String key = key("s3a", kind);
     Path remote = new Path("s3a://" + bucket.name() + "/" + key);
