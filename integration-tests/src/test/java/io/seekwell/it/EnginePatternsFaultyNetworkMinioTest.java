@@ -26,6 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileRange;
@@ -37,15 +38,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The read patterns of a query engine, through a proxy that faults a quarter of the connections
  * (stalls before headers and mid-body, cuts with FIN and RST, slow first bytes): a task group of
  * announced files read in order through the Iceberg FileIO, two streams reading the column chunks
- * of one large object in parallel (two tasks splitting a file by row groups), and a vectored read
- * of many ranges through S3A. Every byte equals the object's, and the resilience counters show the
- * faults were met and got around.
+ * of one large object in parallel (two tasks splitting a file by row groups), both with the default
+ * memory limit and a small one, and a vectored read of many ranges through S3A. Every byte equals
+ * the object's, and the resilience counters show the faults were met and got around.
  */
 @WithS3Server
 class EnginePatternsFaultyNetworkMinioTest {
@@ -80,8 +83,20 @@ class EnginePatternsFaultyNetworkMinioTest {
     proxy.close();
   }
 
-  private SeekwellS3FileIO fileIo() {
+  /**
+   * Every fault, each with Seekwell's default memory limit and with a small one (GETs of at most
+   * the limit's sixteenth, little read-ahead): the faults must be got around the same way.
+   */
+  static Stream<Arguments> faultsAndMemoryLimits() {
+    return Arrays.stream(ConnectionFault.values())
+        .flatMap(fault -> Stream.of(Arguments.of(fault, "default"), Arguments.of(fault, "16MB")));
+  }
+
+  private SeekwellS3FileIO fileIo(String memoryLimit) {
     Map<String, String> properties = IcebergS3Properties.of(bucket.endpoint(), proxy.uri());
+    if (!memoryLimit.equals("default")) {
+      properties.put("seekwell.physicalio.max.memory.limit", memoryLimit);
+    }
     properties.put("seekwell.client.stall.floor", "300ms");
     properties.put("seekwell.logicalio.announced.prefetch.files", "4");
     SeekwellS3FileIO io = new SeekwellS3FileIO();
@@ -118,11 +133,12 @@ class EnginePatternsFaultyNetworkMinioTest {
         handled > 0, () -> fault + ": nothing was hedged, cut, resumed or retried: " + metrics);
   }
 
-  @ParameterizedTest(name = "{0} on a quarter of the connections")
-  @EnumSource(ConnectionFault.class)
-  void aTaskGroupOfAnnouncedFilesReadsRight(ConnectionFault fault) throws IOException {
+  @ParameterizedTest(name = "{0} on a quarter of the connections, memory limit {1}")
+  @MethodSource("faultsAndMemoryLimits")
+  void aTaskGroupOfAnnouncedFilesReadsRight(ConnectionFault fault, String memoryLimit)
+      throws IOException {
     faultAQuarter(fault);
-    try (SeekwellS3FileIO io = fileIo()) {
+    try (SeekwellS3FileIO io = fileIo(memoryLimit)) {
       // As Spark's Iceberg reader does: every file of the task named with its length first.
       List<InputFile> files = new ArrayList<>();
       for (int i = 0; i < TASK_FILES; i++) {
@@ -141,12 +157,13 @@ class EnginePatternsFaultyNetworkMinioTest {
     }
   }
 
-  @ParameterizedTest(name = "{0} on a quarter of the connections")
-  @EnumSource(ConnectionFault.class)
-  void twoStreamsReadColumnChunksOfOneObjectInParallel(ConnectionFault fault) throws Exception {
+  @ParameterizedTest(name = "{0} on a quarter of the connections, memory limit {1}")
+  @MethodSource("faultsAndMemoryLimits")
+  void twoStreamsReadColumnChunksOfOneObjectInParallel(ConnectionFault fault, String memoryLimit)
+      throws Exception {
     faultAQuarter(fault);
     ExecutorService tasks = Executors.newFixedThreadPool(2);
-    try (SeekwellS3FileIO io = fileIo()) {
+    try (SeekwellS3FileIO io = fileIo(memoryLimit)) {
       String location = "s3://" + bucket.name() + "/large.bin";
       List<Future<?>> readers = new ArrayList<>();
       for (int task = 0; task < 2; task++) {
