@@ -28,7 +28,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * wrong one, a failure, or still running at the deadline (then abandoned).
  *
  * <p>Arguments as {@link Benchmark}'s, plus {@code --faults stall,cut-fin,cut-rst,slow-first-byte},
- * {@code --fractions 0.02,0.25}, {@code --deadline SECONDS} (per iteration, default 90). Paths
+ * {@code --fractions 0.02,0.25}, {@code --deadline SECONDS} (per iteration, default 90), {@code
+ * --seekwell key=value,…} (Seekwell settings of its paths, as {@link Benchmark} takes them). Paths
  * default to all six: {@code seekwell,aal,iceberg-default,s3a-classic,seekwell-iceberg,
  * seekwell-s3a}; workloads to W1, W6, the task group W9 and the parallel projections W13. The
  * tables replace the section between the fault markers of the report (docs/benchmarks.md by
@@ -133,7 +134,7 @@ public final class FaultBenchmark {
       data =
           Dataset.prepare(admin, Path.of(options.getOrDefault("data", ".tools/bench-data")), scale);
     }
-    Map<String, String> seekwell = Map.of();
+    Map<String, String> seekwell = Benchmark.settings(options.getOrDefault("seekwell", ""));
     Map<Workload, Map<String, Map<Condition, List<Run>>>> results = new LinkedHashMap<>();
     ExecutorService runner =
         Executors.newCachedThreadPool(
