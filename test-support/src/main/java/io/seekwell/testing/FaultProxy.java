@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A TCP proxy on 127.0.0.1 in front of a plain-HTTP S3 endpoint that records request heads and
@@ -27,7 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * after some bytes (a connection reset), or stall it (no more bytes until the client gives up). It
  * can also draw a {@link ConnectionFault} for a fraction of the connections it accepts, as a flaky
  * network does: each such connection stalls, is cut (with FIN or RST) or is slow to answer. Handles
- * requests without bodies only (HEAD, GET), which is what readers send. Thread-safe.
+ * requests without bodies only (HEAD, GET), which is what readers send. It can limit each
+ * connection's response bandwidth ({@link #limitBandwidth}), as a store's per-connection throughput
+ * is limited. Thread-safe.
  */
 public final class FaultProxy implements AutoCloseable {
 
@@ -47,6 +50,7 @@ public final class FaultProxy implements AutoCloseable {
   private final AtomicLong forwardedRequests = new AtomicLong();
   private final Throttle throttle = new Throttle();
   private volatile long requestDelayMillis;
+  private volatile long bytesPerSecond;
   private final AtomicInteger faultedConnections = new AtomicInteger();
   private volatile ConnectionFault connectionFault;
   private volatile double faultFraction;
@@ -134,6 +138,20 @@ public final class FaultProxy implements AutoCloseable {
       throw new IllegalArgumentException("delay must not be negative, was " + delay);
     }
     requestDelayMillis = delay.toMillis();
+  }
+
+  /**
+   * Limits the response bytes each connection forwards to {@code bytesPerSecond}, as a store whose
+   * connections each deliver at most that much does (S3 gives one connection about 90 MB/s): a
+   * connection sends what its pace allows and waits for the rest, and one that was idle starts
+   * afresh, without a burst of what it could have sent meanwhile. It applies to connections open
+   * now and to new ones. Zero stops.
+   */
+  public void limitBandwidth(long bytesPerSecond) {
+    if (bytesPerSecond < 0) {
+      throw new IllegalArgumentException("bytesPerSecond must be >= 0, was " + bytesPerSecond);
+    }
+    this.bytesPerSecond = bytesPerSecond;
   }
 
   /** Requests answered with 503 SlowDown by {@link #throttleAbove} so far. */
@@ -283,6 +301,7 @@ public final class FaultProxy implements AutoCloseable {
       OutputStream out = client.getOutputStream();
       byte[] buffer = new byte[8192];
       long forwarded = 0;
+      long paceNanos = 0;
       int n;
       while ((n = in.read(buffer)) >= 0) {
         if (fault == ConnectionFault.STALL_BEFORE_HEADERS) {
@@ -306,6 +325,7 @@ public final class FaultProxy implements AutoCloseable {
         out.flush();
         forwarded += stall.allowed();
         bytesToClients.addAndGet(stall.allowed());
+        paceNanos = pace(paceNanos, stall.allowed());
         if (stall.fire() || (faultNow && fault == ConnectionFault.STALL_BODY)) {
           stallUntilClosed(client);
           return;
@@ -325,6 +345,28 @@ public final class FaultProxy implements AutoCloseable {
       sockets.remove(client);
       sockets.remove(upstream);
     }
+  }
+
+  /**
+   * Waits until {@code bytes} just sent fit the bandwidth limit, if any: {@code due} is when the
+   * connection's earlier bytes were due (in {@link System#nanoTime()}); returns when these are.
+   */
+  private long pace(long due, int bytes) {
+    long rate = bytesPerSecond;
+    if (rate == 0 || bytes == 0) {
+      return due;
+    }
+    long now = System.nanoTime();
+    long next = Math.max(due, now) + bytes * 1_000_000_000L / rate;
+    while (next - now > 0 && !closed) {
+      LockSupport.parkNanos(next - now);
+      if (Thread.interrupted()) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      now = System.nanoTime();
+    }
+    return next;
   }
 
   private void pause(long millis) {
