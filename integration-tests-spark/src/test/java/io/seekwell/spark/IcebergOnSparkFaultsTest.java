@@ -27,13 +27,14 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Spark queries over Iceberg tables whose reads through {@code SeekwellS3FileIO} meet stalled
- * connections: a {@link FaultProxy} in front of MinIO, with S3's time to first byte, stalls a
- * fraction of the connections of the Seekwell catalogs (their {@code s3.endpoint}; table metadata
- * and data files alike), while the tables are written, and the expected answers read, through
- * Iceberg's own S3FileIO straight to MinIO. Every query must answer as without faults, and
- * Seekwell's counters must show that the stalls were met and got around. Each faulted query set
- * runs in a catalog of its own, so its FileIO starts cold, as on a new Spark application. The time
- * each query took is printed to the test's output, for comparison; it is not asserted.
+ * connections: a {@link FaultProxy} in front of MinIO, with S3's time to first byte and bandwidth
+ * per connection, stalls a fraction of the connections of the Seekwell catalogs (their {@code
+ * s3.endpoint}; table metadata and data files alike), while the tables are written, and the
+ * expected answers read, through Iceberg's own S3FileIO straight to MinIO. Every query must answer
+ * as without faults, and Seekwell's counters must show that the stalls were met and got around.
+ * Each faulted query set runs in a catalog of its own, so its FileIO starts cold, as on a new Spark
+ * application. The time each query took is printed to the test's output, for comparison; it is not
+ * asserted.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class IcebergOnSparkFaultsTest {
@@ -56,7 +57,9 @@ class IcebergOnSparkFaultsTest {
     String bucket = TestStore.bucket("spark-iceberg-faults");
     S3Endpoint endpoint = TestStore.endpoint();
     proxy = FaultProxy.start(endpoint.uri());
+    // S3's pace: 25 ms to the first byte, about 90 MB/s per connection.
     proxy.delayRequests(Duration.ofMillis(25));
+    proxy.limitBandwidth(90_000_000);
     catalogSettings = new LinkedHashMap<>();
     catalogSettings.put("", "org.apache.iceberg.spark.SparkCatalog");
     catalogSettings.put(".type", "jdbc");
