@@ -13,17 +13,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import org.apache.iceberg.spark.Spark3Util;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,7 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class IcebergOnSparkClusterTest {
 
-  private static final String TABLE = "lake.db.events";
+  private static final String TABLE = EventsTable.NAME;
   private static final int EXECUTORS = 2;
   private static final String STARTUP_LINE = "INFO S3SeekableInputStreamFactory: Seekwell ";
 
@@ -150,19 +147,21 @@ class IcebergOnSparkClusterTest {
             + TABLE
             + " (id BIGINT, category STRING, amount DOUBLE) USING iceberg"
             + " TBLPROPERTIES ('read.split.target-size' = '1048576')");
-    iceberg.sql("INSERT INTO " + TABLE + " " + rows(0, 300_000));
+    iceberg.sql("INSERT INTO " + TABLE + " " + EventsTable.rows(0, 300_000, 4));
     iceberg.sql("DELETE FROM " + TABLE + " WHERE id % 10 = 3");
-    iceberg.sql("INSERT INTO " + TABLE + " " + rows(300_000, 400_000));
+    iceberg.sql("INSERT INTO " + TABLE + " " + EventsTable.rows(300_000, 400_000, 4));
 
-    for (Map.Entry<String, String> query : queries().entrySet()) {
-      List<String> expected = answer(iceberg, query.getValue());
-      assertEquals(expected, answer(seekwell, query.getValue()), query.getKey());
+    for (Map.Entry<String, String> query : EventsTable.queries().entrySet()) {
+      List<String> expected = EventsTable.answer(iceberg, query.getValue());
+      assertEquals(expected, EventsTable.answer(seekwell, query.getValue()), query.getKey());
     }
-    assertEquals("[[370000]]", answer(seekwell, "SELECT count(*) FROM " + TABLE).toString());
+    assertEquals(
+        "[[370000]]", EventsTable.answer(seekwell, "SELECT count(*) FROM " + TABLE).toString());
 
     // The driver planned through Seekwell, with the disk tier: it opened the directory first.
     driverIo =
-        assertInstanceOf(SeekwellS3FileIO.class, loadTable(seekwell).io(), "Seekwell is in use");
+        assertInstanceOf(
+            SeekwellS3FileIO.class, EventsTable.load(seekwell).io(), "Seekwell is in use");
     MetricsSnapshot metrics = driverIo.seekwellMetrics();
     assertTrue(metrics.get(Metric.GET_REQUESTS) > 0, metrics::toString);
     assertTrue(metrics.get(Metric.DISK_MISSES) > 0, metrics::toString);
@@ -210,44 +209,5 @@ class IcebergOnSparkClusterTest {
       throw new UncheckedIOException(e);
     }
     return logs;
-  }
-
-  private static String rows(long from, long to) {
-    // Four partitions, so four data files per insert.
-    return "SELECT id, concat('c', id % 7), (id * 37 % 1000) / 10.0 FROM range("
-        + from
-        + ", "
-        + to
-        + ", 1, 4)";
-  }
-
-  private static Map<String, String> queries() {
-    Map<String, String> queries = new LinkedHashMap<>();
-    queries.put("count", "SELECT count(*) FROM " + TABLE);
-    queries.put("sum", "SELECT round(sum(amount), 2), min(id), max(id) FROM " + TABLE);
-    queries.put(
-        "filter", "SELECT count(*) FROM " + TABLE + " WHERE amount > 50 AND category = 'c3'");
-    queries.put(
-        "group by",
-        "SELECT category, count(*), round(sum(amount), 2) FROM "
-            + TABLE
-            + " GROUP BY category ORDER BY category");
-    queries.put("full-scan hash", "SELECT bit_xor(xxhash64(id, category, amount)) FROM " + TABLE);
-    queries.put("files", "SELECT count(*), sum(record_count) FROM " + TABLE + ".files");
-    queries.put("snapshots", "SELECT operation FROM " + TABLE + ".snapshots ORDER BY committed_at");
-    queries.put("manifests", "SELECT count(*) FROM " + TABLE + ".manifests");
-    return queries;
-  }
-
-  private static List<String> answer(SparkSession session, String query) {
-    return session.sql(query).collectAsList().stream().map(Row::toString).toList();
-  }
-
-  private static org.apache.iceberg.Table loadTable(SparkSession session) {
-    try {
-      return Spark3Util.loadIcebergTable(session, TABLE);
-    } catch (Exception e) {
-      throw new IllegalStateException("Cannot load " + TABLE, e);
-    }
   }
 }

@@ -7,11 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.iceberg.SeekwellS3FileIO;
 import io.seekwell.testing.S3Endpoint;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.iceberg.spark.Spark3Util;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,7 +27,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class IcebergOnSparkTest {
 
-  private static final String TABLE = "lake.db.events";
+  private static final String TABLE = EventsTable.NAME;
   private static final String SEEKWELL = SeekwellS3FileIO.class.getName();
 
   private static String bucket;
@@ -85,20 +82,23 @@ class IcebergOnSparkTest {
     iceberg.sql("CREATE NAMESPACE IF NOT EXISTS lake.db");
     iceberg.sql(
         "CREATE TABLE " + TABLE + " (id BIGINT, category STRING, amount DOUBLE) USING iceberg");
-    iceberg.sql("INSERT INTO " + TABLE + " " + rows(0, 600_000));
+    iceberg.sql("INSERT INTO " + TABLE + " " + EventsTable.rows(0, 600_000, 2));
     iceberg.sql("DELETE FROM " + TABLE + " WHERE id % 10 = 3");
-    seekwell.sql("INSERT INTO " + TABLE + " " + rows(600_000, 700_000));
+    seekwell.sql("INSERT INTO " + TABLE + " " + EventsTable.rows(600_000, 700_000, 2));
     seekwell.sql("DELETE FROM " + TABLE + " WHERE id BETWEEN 650000 AND 650999");
 
-    for (Map.Entry<String, String> query : queries().entrySet()) {
-      List<String> expected = answer(iceberg, query.getValue());
-      assertEquals(expected, answer(seekwell, query.getValue()), query.getKey());
-      assertEquals(expected, answer(tight, query.getValue()), query.getKey() + ", 8 MB");
+    for (Map.Entry<String, String> query : EventsTable.queries().entrySet()) {
+      List<String> expected = EventsTable.answer(iceberg, query.getValue());
+      assertEquals(expected, EventsTable.answer(seekwell, query.getValue()), query.getKey());
+      assertEquals(
+          expected, EventsTable.answer(tight, query.getValue()), query.getKey() + ", 8 MB");
     }
-    assertEquals("[[639000]]", answer(seekwell, "SELECT count(*) FROM " + TABLE).toString());
+    assertEquals(
+        "[[639000]]", EventsTable.answer(seekwell, "SELECT count(*) FROM " + TABLE).toString());
 
     SeekwellS3FileIO io =
-        assertInstanceOf(SeekwellS3FileIO.class, loadTable(seekwell).io(), "Seekwell is in use");
+        assertInstanceOf(
+            SeekwellS3FileIO.class, EventsTable.load(seekwell).io(), "Seekwell is in use");
     assertTrue(io.seekwellMetrics().get(Metric.GET_REQUESTS) > 0, io.seekwellMetrics()::toString);
   }
 
@@ -107,43 +107,5 @@ class IcebergOnSparkTest {
   void dropTablePurgeRemovesEveryObjectOfTheTable() {
     seekwell.sql("DROP TABLE " + TABLE + " PURGE");
     assertEquals(List.of(), TestStore.keys(bucket, "wh/db/events/"));
-  }
-
-  private static String rows(long from, long to) {
-    return "SELECT id, concat('c', id % 7), (id * 37 % 1000) / 10.0 FROM range("
-        + from
-        + ", "
-        + to
-        + ")";
-  }
-
-  private static Map<String, String> queries() {
-    Map<String, String> queries = new LinkedHashMap<>();
-    queries.put("count", "SELECT count(*) FROM " + TABLE);
-    queries.put("sum", "SELECT round(sum(amount), 2), min(id), max(id) FROM " + TABLE);
-    queries.put(
-        "filter", "SELECT count(*) FROM " + TABLE + " WHERE amount > 50 AND category = 'c3'");
-    queries.put(
-        "group by",
-        "SELECT category, count(*), round(sum(amount), 2) FROM "
-            + TABLE
-            + " GROUP BY category ORDER BY category");
-    queries.put("full-scan hash", "SELECT bit_xor(xxhash64(id, category, amount)) FROM " + TABLE);
-    queries.put("files", "SELECT count(*), sum(record_count) FROM " + TABLE + ".files");
-    queries.put("snapshots", "SELECT operation FROM " + TABLE + ".snapshots ORDER BY committed_at");
-    queries.put("manifests", "SELECT count(*) FROM " + TABLE + ".manifests");
-    return queries;
-  }
-
-  private static List<String> answer(SparkSession session, String query) {
-    return session.sql(query).collectAsList().stream().map(Row::toString).toList();
-  }
-
-  private static org.apache.iceberg.Table loadTable(SparkSession session) {
-    try {
-      return Spark3Util.loadIcebergTable(session, TABLE);
-    } catch (Exception e) {
-      throw new IllegalStateException("Cannot load " + TABLE, e);
-    }
   }
 }
