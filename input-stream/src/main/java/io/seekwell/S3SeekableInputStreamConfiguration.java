@@ -55,6 +55,14 @@ public final class S3SeekableInputStreamConfiguration {
     return read;
   }
 
+  /** These settings with the object client's replaced by {@code settings}. */
+  public S3SeekableInputStreamConfiguration withClient(ObjectClientConfiguration settings) {
+    Builder builder =
+        builder().physicalIO(physicalIO).diskCache(diskCache).logicalIO(logicalIO).client(settings);
+    builder.rawConfiguration = rawConfiguration;
+    return builder.build();
+  }
+
   /** A builder with every setting at its default. */
   public static Builder builder() {
     return new Builder();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.seekwell.common.ByteRange;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.iceberg.SeekwellS3FileIO;
@@ -41,6 +42,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The read patterns of a query engine, through a proxy that faults a quarter of the connections
@@ -162,27 +164,89 @@ class EnginePatternsFaultyNetworkMinioTest {
   void twoStreamsReadColumnChunksOfOneObjectInParallel(ConnectionFault fault, String memoryLimit)
       throws Exception {
     faultAQuarter(fault);
-    ExecutorService tasks = Executors.newFixedThreadPool(2);
+    List<List<ByteRange>> tasks = new ArrayList<>();
+    for (int task = 0; task < 2; task++) {
+      // Each task's half of the object: four "row groups" of three "column chunks" each.
+      List<ByteRange> chunks = new ArrayList<>();
+      for (int rowGroup = 0; rowGroup < 4; rowGroup++) {
+        long start = (long) task * LARGE / 2 + (long) rowGroup * LARGE / 8;
+        for (int chunk = 0; chunk < 3; chunk++) {
+          chunks.add(ByteRange.ofLength(start + chunk * 700_000, 300_000 + chunk * 50_000));
+        }
+      }
+      tasks.add(chunks);
+    }
     try (SeekwellS3FileIO io = fileIo(memoryLimit)) {
-      String location = "s3://" + bucket.name() + "/large.bin";
+      readLargeInParallel(io, tasks);
+      assertFaultsMetAndHandled(fault, io.seekwellMetrics());
+    }
+  }
+
+  /**
+   * Sixteen streams read through Iceberg's Apache client with a pool of four connections that waits
+   * at most a millisecond for one and retries nothing itself: Seekwell holds at most three of them
+   * at once, so no request waits inside the HTTP client (one that did would fail), and the others
+   * wait in Seekwell, where no hedge deadline runs.
+   */
+  @ParameterizedTest(name = "stalls before headers on a quarter of the connections: {0}")
+  @ValueSource(booleans = {false, true})
+  void manyStreamsShareASmallConnectionPoolWithoutWaitingInIt(boolean stalls) throws Exception {
+    if (stalls) {
+      faultAQuarter(ConnectionFault.STALL_BEFORE_HEADERS);
+    }
+    Map<String, String> properties = IcebergS3Properties.of(bucket.endpoint(), proxy.uri());
+    properties.put("http-client.apache.max-connections", "4");
+    properties.put("http-client.apache.connection-acquisition-timeout-ms", "1");
+    properties.put("s3.retry.num-retries", "0");
+    properties.put("seekwell.client.stall.floor", "300ms");
+    List<List<ByteRange>> tasks = new ArrayList<>();
+    for (int task = 0; task < 16; task++) {
+      Random random = new Random(task);
+      List<ByteRange> reads = new ArrayList<>();
+      for (int read = 0; read < 4; read++) {
+        int length = 100_000 + random.nextInt(400_000);
+        reads.add(ByteRange.ofLength(random.nextInt(LARGE - length), length));
+      }
+      tasks.add(reads);
+    }
+    SeekwellS3FileIO io = new SeekwellS3FileIO();
+    io.initialize(properties);
+    try (io) {
+      readLargeInParallel(io, tasks);
+      MetricsSnapshot metrics = io.seekwellMetrics();
+      assertTrue(metrics.get(Metric.REQUESTS_QUEUED) > 0, () -> "nothing waited: " + metrics);
+      assertEquals(0, metrics.get(Metric.ERRORS_OTHER), () -> metrics.toString());
+      if (stalls) {
+        assertFaultsMetAndHandled(ConnectionFault.STALL_BEFORE_HEADERS, metrics);
+      } else {
+        assertEquals(0, metrics.get(Metric.ERRORS_NETWORK), () -> metrics.toString());
+        assertEquals(0, metrics.get(Metric.RETRIES), () -> metrics.toString());
+      }
+    }
+  }
+
+  /**
+   * Reads the large object with one stream per task at once, each task its ranges in order, as
+   * engine tasks read column chunks; every byte must be the object's.
+   */
+  private static void readLargeInParallel(SeekwellS3FileIO io, List<List<ByteRange>> tasks)
+      throws Exception {
+    String location = "s3://" + bucket.name() + "/large.bin";
+    ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
+    try {
       List<Future<?>> readers = new ArrayList<>();
-      for (int task = 0; task < 2; task++) {
-        // Each task's half of the object: four "row groups" of three "column chunks" each.
-        long half = (long) task * LARGE / 2;
+      for (List<ByteRange> ranges : tasks) {
         readers.add(
-            tasks.submit(
+            pool.submit(
                 () -> {
                   try (SeekableInputStream in = io.newInputFile(location, LARGE).newStream()) {
-                    for (int rowGroup = 0; rowGroup < 4; rowGroup++) {
-                      long start = half + (long) rowGroup * LARGE / 8;
-                      for (int chunk = 0; chunk < 3; chunk++) {
-                        int offset = (int) start + chunk * 700_000;
-                        int length = 300_000 + chunk * 50_000;
-                        byte[] bytes = new byte[length];
-                        ((RangeReadable) in).readFully(offset, bytes, 0, length);
-                        assertArrayEquals(
-                            Arrays.copyOfRange(LARGE_CONTENT, offset, offset + length), bytes);
-                      }
+                    for (ByteRange range : ranges) {
+                      int offset = (int) range.start();
+                      int length = (int) range.length();
+                      byte[] bytes = new byte[length];
+                      ((RangeReadable) in).readFully(offset, bytes, 0, length);
+                      assertArrayEquals(
+                          Arrays.copyOfRange(LARGE_CONTENT, offset, offset + length), bytes);
                     }
                   }
                   return null;
@@ -191,9 +255,8 @@ class EnginePatternsFaultyNetworkMinioTest {
       for (Future<?> reader : readers) {
         reader.get(120, TimeUnit.SECONDS);
       }
-      assertFaultsMetAndHandled(fault, io.seekwellMetrics());
     } finally {
-      tasks.shutdownNow();
+      pool.shutdownNow();
     }
   }
 

@@ -11,12 +11,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The adaptive limit of requests in flight to one bucket (AIMD). A request sent after the last cut
- * that is throttled (HTTP 503 SlowDown, 429) cuts the limit to {@value #CUT} of what was in flight,
- * so one burst of throttled answers cuts once. Each success while at least half the limit is in
- * flight raises it by one over the limit, so it grows by about one per round trip and does not grow
- * while it is not what holds requests back. The limit stays from 1 to the configured most, where it
- * starts. Requests over the limit wait in two queues, demand before prefetch, without a thread.
+ * A limit of requests in flight, adaptive (AIMD) for the requests to one bucket, fixed for the
+ * connections of one client (whose permits are always given back with {@link Outcome#OTHER}). A
+ * request sent after the last cut that is throttled (HTTP 503 SlowDown, 429) cuts the limit to
+ * {@value #CUT} of what was in flight, so one burst of throttled answers cuts once. Each success
+ * while at least half the limit is in flight raises it by one over the limit, so it grows by about
+ * one per round trip and does not grow while it is not what holds requests back. The limit stays
+ * from 1 to the configured most, where it starts. Requests over the limit wait in two queues,
+ * demand before prefetch, without a thread.
  *
  * <p>Design notes (thread-safety): lock-free. {@code inFlight} and the limit (a double's bits) are
  * atomics changed by compare-and-set; waiters are in concurrent queues and {@code waiting} counts
@@ -32,7 +34,7 @@ final class ConcurrencyLimit {
   /** What the limit becomes, as a fraction of the requests in flight, when one is throttled. */
   static final double CUT = 0.75;
 
-  private final String bucket;
+  private final String what;
   private final int most;
   private final Ticker ticker;
   private final Metrics metrics;
@@ -44,11 +46,14 @@ final class ConcurrencyLimit {
   private final AtomicInteger waiting = new AtomicInteger();
   private final AtomicInteger drains = new AtomicInteger();
 
-  ConcurrencyLimit(String bucket, int most, Ticker ticker, Metrics metrics) {
+  /**
+   * A limit of {@code what} ("bucket b", "connections"), starting at and never above {@code most}.
+   */
+  ConcurrencyLimit(String what, int most, Ticker ticker, Metrics metrics) {
     if (most < 1) {
       throw new IllegalArgumentException("most must be >= 1, was " + most);
     }
-    this.bucket = bucket;
+    this.what = what;
     this.most = most;
     this.ticker = ticker;
     this.metrics = metrics;
@@ -155,8 +160,7 @@ final class ConcurrencyLimit {
 
   @Override
   public String toString() {
-    return "bucket "
-        + bucket
+    return what
         + ": limit "
         + limit()
         + " of at most "

@@ -138,7 +138,11 @@ public final class ObjectClientConfiguration {
     return readIdleTimeout;
   }
 
-  /** Connections (and blocking threads, for the sync clients) per client. */
+  /**
+   * The most connections a client holds at once (requests waiting for headers and bodies not yet
+   * read), and the pool size of the SDK clients Seekwell builds; also the threads of a client over
+   * a blocking S3 client. Requests over it wait in Seekwell, not in the HTTP client.
+   */
   public int maxConnections() {
     return maxConnections;
   }
@@ -180,6 +184,17 @@ public final class ObjectClientConfiguration {
    */
   public int concurrencyMax() {
     return concurrencyMax;
+  }
+
+  /**
+   * These settings for a client whose requests go through an engine's HTTP client with a pool of
+   * {@code poolConnections}: at most three quarters of the pool (at least one), so that Seekwell's
+   * requests never wait inside that client for a connection and the engine's own requests (writes,
+   * listings) still find one.
+   */
+  public ObjectClientConfiguration sharingPoolOf(int poolConnections) {
+    int share = (int) Math.max(1, poolConnections * 3L / 4);
+    return share >= maxConnections ? this : toBuilder().maxConnections(share).build();
   }
 
   /** These settings with another number of attempts. */

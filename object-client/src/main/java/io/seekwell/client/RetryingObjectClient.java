@@ -23,6 +23,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -58,6 +59,15 @@ import java.util.function.Function;
  *       prefetches behind those a read waits for) or the call's deadline passes; an attempt's
  *       headers timeout and hedge deadline count from when it is sent. An attempt that waits is
  *       neither hedged nor tied.
+ *   <li><b>Holds</b> at most {@code max.connections} connections at once: an attempt takes a place
+ *       among them once its bucket's limit let it go, and gives it back when its connection is free
+ *       again (a HEAD when it is answered, a GET when its body is closed or read to its end, a
+ *       failed attempt when it failed). An abandoned attempt of a client whose calls block ({@link
+ *       ObjectClient#freesConnectionOnCancel()}) keeps its place until its call ends by itself, at
+ *       its headers timeout at the latest. Attempts over the bound wait here, demand before
+ *       prefetch, as over the bucket's limit, and never inside the HTTP client for a pooled
+ *       connection, where the wait would count as time to first byte, push the hedge deadline up,
+ *       and leave a stalled connection holding the pool for that longer deadline.
  * </ul>
  *
  * <p>A request that cannot succeed fails with the last error, its message naming the object, the
@@ -78,6 +88,7 @@ public final class RetryingObjectClient implements ObjectClient {
   private final HedgeBudget budget;
   private final StallWatchdog watchdog;
   private final Map<String, ConcurrencyLimit> limits = new ConcurrentHashMap<>();
+  private final ConcurrencyLimit connections;
 
   /** Retries, hedges and resumes the requests of {@code delegate} as {@code configuration} says. */
   public RetryingObjectClient(
@@ -119,6 +130,8 @@ public final class RetryingObjectClient implements ObjectClient {
     this.times = new ResponseTimes(configuration);
     this.budget = new HedgeBudget(configuration.hedgeBudget());
     this.watchdog = new StallWatchdog(scheduler, ticker, times, configuration);
+    this.connections =
+        new ConcurrencyLimit("connections", configuration.maxConnections(), ticker, metrics);
   }
 
   @Override
@@ -129,6 +142,10 @@ public final class RetryingObjectClient implements ObjectClient {
             request.options(),
             true,
             options -> delegate.headObject(new HeadRequest(request.location(), options)),
+            (metadata, freeConnection) -> {
+              freeConnection.run();
+              return metadata;
+            },
             metadata -> {})
         .start();
   }
@@ -155,6 +172,11 @@ public final class RetryingObjectClient implements ObjectClient {
             request.options(),
             request.range().length() <= TIED_MAX_BYTES,
             options -> delegate.getObject(request.withOptions(options)),
+            (content, freeConnection) ->
+                new ObjectContent(
+                    content.range(),
+                    content.etag(),
+                    new ConnectionHeldStream(content.stream(), freeConnection)),
             Futures::closeQuietly)
         .start();
   }
@@ -163,7 +185,8 @@ public final class RetryingObjectClient implements ObjectClient {
   private ConcurrencyLimit limitOf(String bucket) {
     // Lock-free once the bucket has its limit: the map's look-up comes before any locking.
     return limits.computeIfAbsent(
-        bucket, b -> new ConcurrencyLimit(b, configuration.concurrencyMax(), ticker, metrics));
+        bucket,
+        b -> new ConcurrencyLimit("bucket " + b, configuration.concurrencyMax(), ticker, metrics));
   }
 
   /**
@@ -218,6 +241,7 @@ public final class RetryingObjectClient implements ObjectClient {
     private final RequestOptions options;
     private final boolean small;
     private final Function<RequestOptions, CompletableFuture<T>> send;
+    private final BiFunction<T, Runnable, T> holdConnection;
     private final Consumer<T> discard;
     private final CompletableFuture<T> result = new CompletableFuture<>();
     private final List<Attempt> inFlight = new ArrayList<>();
@@ -234,12 +258,14 @@ public final class RetryingObjectClient implements ObjectClient {
         RequestOptions options,
         boolean small,
         Function<RequestOptions, CompletableFuture<T>> send,
+        BiFunction<T, Runnable, T> holdConnection,
         Consumer<T> discard) {
       this.what = what;
       this.limit = limitOf(bucket);
       this.options = options;
       this.small = small;
       this.send = send;
+      this.holdConnection = holdConnection;
       this.discard = discard;
     }
 
@@ -254,8 +280,9 @@ public final class RetryingObjectClient implements ObjectClient {
     }
 
     /**
-     * One request: it waits for a place under its bucket's concurrency limit, then is sent, and is
-     * given up if its headers have not come {@code timeoutNanos} after it was sent.
+     * One request: it waits for a place under its bucket's concurrency limit and one among the
+     * client's connections, then is sent, and is given up if its headers have not come {@code
+     * timeoutNanos} after it was sent.
      */
     private final class Attempt {
       private final Kind kind;
@@ -274,7 +301,11 @@ public final class RetryingObjectClient implements ObjectClient {
         return future != null;
       }
 
-      /** Gives up the wait for a place, or the request if it was sent. */
+      /**
+       * Gives up the wait for a place, or the request if it was sent. A request to a client whose
+       * calls block is left to end by itself, holding its connection until then; its answer, if one
+       * comes, is discarded when it comes ({@link #answered}).
+       */
       private void cancel() {
         cancelled = true;
         CompletableFuture<ConcurrencyLimit.Permit> waiting = place;
@@ -282,7 +313,7 @@ public final class RetryingObjectClient implements ObjectClient {
           waiting.cancel(true);
         }
         CompletableFuture<T> sent = future;
-        if (sent != null) {
+        if (sent != null && delegate.freesConnectionOnCancel()) {
           sent.cancel(true);
           sent.thenAccept(discard);
         }
@@ -332,32 +363,64 @@ public final class RetryingObjectClient implements ObjectClient {
         inFlight.add(attempt);
       }
       budget.earn();
-      CompletableFuture<ConcurrencyLimit.Permit> place = limit.acquire(options.prefetch());
+      waitForPlace(attempt, limit)
+          .whenComplete(
+              (permit, failure) -> {
+                if (failure == null) {
+                  waitForConnection(attempt, permit);
+                } else if (!(failure instanceof CancellationException)) {
+                  answered(attempt, null, failure);
+                }
+              });
+      return attempt;
+    }
+
+    /** After its bucket's {@code permit}, {@code attempt} waits for a place among connections. */
+    private void waitForConnection(Attempt attempt, ConcurrencyLimit.Permit permit) {
+      waitForPlace(attempt, connections)
+          .whenComplete(
+              (connection, failure) -> {
+                if (failure == null) {
+                  send(attempt, permit, connection);
+                  return;
+                }
+                permit.release(ConcurrencyLimit.Outcome.OTHER);
+                if (!(failure instanceof CancellationException)) {
+                  answered(attempt, null, failure);
+                }
+              });
+    }
+
+    /**
+     * A place for {@code attempt} under {@code places}, which fails if none comes before the call's
+     * deadline and is cancelled when the attempt is.
+     */
+    private CompletableFuture<ConcurrencyLimit.Permit> waitForPlace(
+        Attempt attempt, ConcurrencyLimit places) {
+      CompletableFuture<ConcurrencyLimit.Permit> place = places.acquire(options.prefetch());
       attempt.place = place;
       if (attempt.cancelled) {
         place.cancel(true); // cancelled before its wait was known: give the wait up now
       }
       if (!place.isDone()) {
         long left = policy.deadline().toNanos() - (ticker.nanos() - startNanos);
-        if (!schedule(() -> place.completeExceptionally(notSent()), Math.max(0, left))) {
+        if (!schedule(() -> place.completeExceptionally(notSent(places)), Math.max(0, left))) {
           place.cancel(true);
         }
       }
-      place.whenComplete(
-          (permit, failure) -> {
-            if (failure == null) {
-              send(attempt, permit);
-            } else if (!(failure instanceof CancellationException)) {
-              answered(attempt, null, failure);
-            }
-          });
-      return attempt;
+      return place;
     }
 
-    /** Sends {@code attempt}, which holds {@code permit} until it has its answer. */
-    private void send(Attempt attempt, ConcurrencyLimit.Permit permit) {
+    /**
+     * Sends {@code attempt}, which holds {@code permit} until it has its answer and {@code
+     * connection} until its connection is free again.
+     */
+    private void send(
+        Attempt attempt, ConcurrencyLimit.Permit permit, ConcurrencyLimit.Permit connection) {
+      Runnable freeConnection = () -> connection.release(ConcurrencyLimit.Outcome.OTHER);
       if (attempt.cancelled) {
         permit.release(ConcurrencyLimit.Outcome.OTHER);
+        freeConnection.run();
         return;
       }
       attempt.sentNanos = ticker.nanos();
@@ -374,7 +437,12 @@ public final class RetryingObjectClient implements ObjectClient {
       future.whenComplete(
           (value, failure) -> {
             permit.release(outcome(failure));
-            answered(attempt, value, failure);
+            if (failure != null) {
+              freeConnection.run();
+              answered(attempt, null, failure);
+            } else {
+              answered(attempt, holdConnection.apply(value, freeConnection), null);
+            }
           });
       schedule(() -> timeOut(attempt), attempt.timeoutNanos);
       if (configuration.hedgeMaxCopies() > 0) {
@@ -382,13 +450,14 @@ public final class RetryingObjectClient implements ObjectClient {
       }
     }
 
-    private ObjectStoreException notSent() {
+    private ObjectStoreException notSent(ConcurrencyLimit places) {
       return new ObjectStoreException(
           what
               + ": not sent within the retry deadline of "
               + policy.deadline().toMillis()
-              + " ms, waiting for a place among the requests in flight to "
-              + limit,
+              + " ms, waiting for a place among the requests in flight ("
+              + places
+              + ")",
           0,
           null,
           null,

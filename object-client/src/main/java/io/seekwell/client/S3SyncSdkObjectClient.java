@@ -79,6 +79,12 @@ public final class S3SyncSdkObjectClient implements ObjectClient {
         .build();
   }
 
+  /** A blocking call cannot be cancelled: the SDK ends it at the request's headers timeout. */
+  @Override
+  public boolean freesConnectionOnCancel() {
+    return false;
+  }
+
   @Override
   public void close() {
     calls.close();

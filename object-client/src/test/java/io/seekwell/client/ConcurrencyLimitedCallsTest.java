@@ -11,13 +11,17 @@ import io.seekwell.common.ByteRange;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
+import io.seekwell.common.object.HeadRequest;
+import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectLocation;
+import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.common.object.ObjectStoreException;
 import io.seekwell.common.object.RequestOptions;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.ManualClock;
 import io.seekwell.testing.TestData;
+import java.io.InputStream;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -29,7 +33,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The resilience layer's per-bucket concurrency limit, on a clock the test moves. */
+/**
+ * The resilience layer's limits of requests in flight, on a clock the test moves: each bucket's
+ * adaptive limit, and the bound on the connections a client holds at once ({@code
+ * client.max.connections}): what holds one, when it is given back, and what waits for it.
+ */
 class ConcurrencyLimitedCallsTest {
 
   private static final ObjectLocation OBJECT = ObjectLocation.of("bucket", "key");
@@ -43,6 +51,8 @@ class ConcurrencyLimitedCallsTest {
           .hedgeMaxCopies(0)
           .concurrencyMax(1)
           .build();
+  private static final ObjectClientConfiguration TWO_CONNECTIONS =
+      ONE_AT_A_TIME.toBuilder().hedgeMaxCopies(2).concurrencyMax(1024).maxConnections(2).build();
 
   private final Metrics metrics = new Metrics();
   private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
@@ -201,5 +211,128 @@ class ConcurrencyLimitedCallsTest {
       assertTrue(
           client.concurrencyLimits().get("bucket") >= 2, client.concurrencyLimits()::toString);
     }
+  }
+
+  @Test
+  void aGetHoldsItsConnectionUntilItsBodyIsClosed() throws Exception {
+    try (RetryingObjectClient client = client(TWO_CONNECTIONS)) {
+      ObjectContent first = answer(client.getObject(get(0, 99, RequestOptions.none())));
+      ObjectContent second = answer(client.getObject(get(100, 199, RequestOptions.none())));
+      CompletableFuture<ObjectContent> third =
+          client.getObject(get(200, 299, RequestOptions.none()));
+      CompletableFuture<ObjectContent> fourth =
+          client.getObject(get(300, 399, RequestOptions.none()));
+      assertEquals(2, sentRanges().size(), "two bodies are open: the others wait");
+      assertEquals(2, metrics.get(Metric.REQUESTS_QUEUED));
+
+      first.close(); // closed before its end
+      assertEquals(3, sentRanges().size());
+      try (InputStream body = second.stream()) {
+        assertArrayEquals(Arrays.copyOfRange(CONTENT, 100, 200), body.readAllBytes());
+        assertEquals(3, sentRanges().size(), "read, not closed: its connection is not free yet");
+      }
+      assertEquals(4, sentRanges().size());
+      try (ObjectContent content = answer(third)) {
+        assertArrayEquals(Arrays.copyOfRange(CONTENT, 200, 300), content.readAllBytes());
+      }
+      answer(fourth).close();
+      assertEquals(0, metrics.get(Metric.HEDGED_GETS), "waiting for a connection is not hedged");
+    }
+  }
+
+  @Test
+  void aHeadHoldsItsConnectionUntilItIsAnswered() throws Exception {
+    try (RetryingObjectClient client = client(TWO_CONNECTIONS)) {
+      ObjectContent open = answer(client.getObject(get(0, 99, RequestOptions.none())));
+      for (int i = 0; i < 3; i++) {
+        ObjectMetadata metadata =
+            client
+                .headObject(new HeadRequest(OBJECT, RequestOptions.none()))
+                .get(10, TimeUnit.SECONDS);
+        assertEquals(CONTENT.length, metadata.length());
+      }
+      assertEquals(0, metrics.get(Metric.REQUESTS_QUEUED), "one connection was always free");
+      open.close();
+    }
+  }
+
+  @Test
+  void anAbandonedBlockingCallKeepsItsConnectionUntilItEndsByItself() throws Exception {
+    faults.thenHang();
+    try (RetryingObjectClient client =
+        new RetryingObjectClient(
+            new BlockingStyle(faults), TWO_CONNECTIONS, metrics, clock, clock)) {
+      CompletableFuture<ObjectContent> stalled =
+          client.getObject(get(0, 99, RequestOptions.none()));
+      clock.advance(Duration.ofNanos(client.times().hedgeDeadlineNanos()));
+      assertEquals(1, metrics.get(Metric.HEDGED_GETS));
+      try (ObjectContent content = answer(stalled)) {
+        assertArrayEquals(Arrays.copyOfRange(CONTENT, 0, 100), content.readAllBytes());
+      }
+      CompletableFuture<ObjectContent> hung = faults.hungGets().get(0);
+      assertFalse(hung.isCancelled(), "a blocking call is left to end by itself");
+
+      CompletableFuture<ObjectContent> next =
+          client.getObject(get(100, 199, RequestOptions.none()));
+      ObjectContent open = answer(next);
+      CompletableFuture<ObjectContent> waiting =
+          client.getObject(get(200, 299, RequestOptions.none()));
+      assertEquals(3, sentRanges().size(), "the abandoned call and the open body hold both");
+
+      // The SDK ends the stalled call at its headers timeout: its connection is free again.
+      hung.completeExceptionally(
+          new ObjectStoreException("api call timeout", 0, null, null, true, null));
+      assertEquals(4, sentRanges().size());
+      try (ObjectContent content = answer(waiting)) {
+        assertArrayEquals(Arrays.copyOfRange(CONTENT, 200, 300), content.readAllBytes());
+      }
+      open.close();
+      assertEquals(0, metrics.get(Metric.RETRIES));
+    }
+  }
+
+  @Test
+  void aCancelledAsynchronousCallGivesItsConnectionBackAtOnce() throws Exception {
+    faults.thenHang();
+    try (RetryingObjectClient client = client(TWO_CONNECTIONS)) {
+      CompletableFuture<ObjectContent> stalled =
+          client.getObject(get(0, 99, RequestOptions.none()));
+      clock.advance(Duration.ofNanos(client.times().hedgeDeadlineNanos()));
+      answer(stalled).close();
+      assertTrue(faults.hungGets().get(0).isCancelled());
+
+      ObjectContent open = answer(client.getObject(get(100, 199, RequestOptions.none())));
+      ObjectContent another = answer(client.getObject(get(200, 299, RequestOptions.none())));
+      assertEquals(0, metrics.get(Metric.REQUESTS_QUEUED), "the cancelled call holds nothing");
+      open.close();
+      another.close();
+    }
+  }
+
+  /** A client whose calls block: cancelling one does not end it. */
+  private record BlockingStyle(ObjectClient delegate) implements ObjectClient {
+    @Override
+    public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
+      return delegate.headObject(request);
+    }
+
+    @Override
+    public CompletableFuture<ObjectContent> getObject(GetRequest request) {
+      return delegate.getObject(request);
+    }
+
+    @Override
+    public boolean freesConnectionOnCancel() {
+      return false;
+    }
+
+    @Override
+    public void close() {
+      delegate.close();
+    }
+  }
+
+  private static ObjectContent answer(CompletableFuture<ObjectContent> response) throws Exception {
+    return response.get(10, TimeUnit.SECONDS);
   }
 }

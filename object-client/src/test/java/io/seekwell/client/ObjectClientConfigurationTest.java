@@ -105,4 +105,15 @@ class ObjectClientConfigurationTest {
             + " at most 1",
         budget.getMessage());
   }
+
+  @Test
+  void aClientSharingAnEnginesPoolHoldsThreeQuartersOfItAtMost() {
+    ObjectClientConfiguration defaults = ObjectClientConfiguration.defaults();
+    assertEquals(37, defaults.sharingPoolOf(50).maxConnections(), "the SDK's default pool");
+    assertEquals(3, defaults.sharingPoolOf(4).maxConnections());
+    assertEquals(1, defaults.sharingPoolOf(1).maxConnections());
+    assertEquals(128, defaults.sharingPoolOf(500).maxConnections(), "never more than configured");
+    assertEquals(
+        defaults.toBuilder().maxConnections(37).build(), defaults.sharingPoolOf(50), "only that");
+  }
 }

@@ -86,6 +86,11 @@ public final class MeteredObjectClient implements ObjectClient {
   }
 
   @Override
+  public boolean freesConnectionOnCancel() {
+    return delegate.freesConnectionOnCancel();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

@@ -30,6 +30,17 @@ public interface ObjectClient extends AutoCloseable {
    */
   CompletableFuture<ObjectContent> getObject(GetRequest request);
 
+  /**
+   * Whether cancelling a request's future ends its exchange and frees its connection at once, as an
+   * asynchronous HTTP client does. A client whose calls block cannot stop a call from another
+   * thread: it answers false, and ends each call by itself no later than the request's {@link
+   * RequestOptions#headersTimeout() headers timeout}. Callers then count the connection as in use
+   * until the call's future completes, and do not cancel it.
+   */
+  default boolean freesConnectionOnCancel() {
+    return true;
+  }
+
   @Override
   void close();
 }

@@ -85,6 +85,12 @@ final class S3aObjectClient implements ObjectClient {
     }
   }
 
+  /** A blocking call cannot be cancelled: the SDK ends it at the request's headers timeout. */
+  @Override
+  public boolean freesConnectionOnCancel() {
+    return false;
+  }
+
   /** Stops the pool; the S3 client is S3A's. */
   @Override
   public void close() {

@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.fs.s3a.Constants;
 import org.apache.hadoop.fs.s3a.S3AInputPolicy;
 import org.apache.hadoop.fs.s3a.S3ObjectAttributes;
 import org.apache.hadoop.fs.s3a.impl.streams.AbstractObjectInputStreamFactory;
@@ -32,7 +33,9 @@ import org.apache.hadoop.fs.s3a.statistics.S3AInputStreamStatistics;
  * settings are read from {@code fs.s3a.seekwell.*} (for example {@code
  * fs.s3a.seekwell.physicalio.max.memory.limit}). One Seekwell factory, with one memory-bounded
  * cache, serves every stream of the file system; GETs go through S3A's own client, credentials,
- * encryption settings and audit spans, with the length and ETag S3A already has (no HEAD).
+ * encryption settings and audit spans, with the length and ETag S3A already has (no HEAD), and
+ * Seekwell holds at most three quarters of S3A's connections ({@code fs.s3a.connection.maximum}) at
+ * once.
  *
  * <p>S3A creates and stops it with the file system. Thread-safe.
  */
@@ -60,9 +63,16 @@ public class SeekwellStreamFactory extends AbstractObjectInputStreamFactory {
     Map<String, String> settings = new HashMap<>();
     conf.getPropsWithPrefix(SETTINGS_PREFIX)
         .forEach((key, value) -> settings.put(SETTINGS_PREFIX + key, value));
-    S3SeekableInputStreamConfiguration configuration =
+    S3SeekableInputStreamConfiguration read =
         S3SeekableInputStreamConfiguration.fromConfiguration(
             ConnectorConfiguration.of(settings, SETTINGS_PREFIX));
+    // GETs go through S3A's client: a share of its pool, so that none waits there for a connection.
+    S3SeekableInputStreamConfiguration configuration =
+        read.withClient(
+            read.client()
+                .sharingPoolOf(
+                    conf.getInt(
+                        Constants.MAXIMUM_CONNECTIONS, Constants.DEFAULT_MAXIMUM_CONNECTIONS)));
     seekwell =
         new S3SeekableInputStreamFactory(
             new S3aObjectClient(configuration.client().maxConnections()), configuration);

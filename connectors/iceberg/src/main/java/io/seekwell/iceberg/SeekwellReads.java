@@ -10,8 +10,10 @@ import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.common.object.CustomerKey;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.iceberg.aws.HttpClientProperties;
 import org.apache.iceberg.aws.s3.S3FileIOProperties;
 import org.apache.iceberg.metrics.MetricsContext;
+import software.amazon.awssdk.http.SdkHttpConfigurationOption;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -63,13 +65,38 @@ final class SeekwellReads implements AutoCloseable {
     ConnectorConfiguration settings = ConnectorConfiguration.of(properties, PREFIX);
     this.diskCachedFiles =
         settings.getEnum(DISK_CACHE_FILES, DiskCachedFiles.class, DiskCachedFiles.ALL);
-    this.configuration = S3SeekableInputStreamConfiguration.fromConfiguration(settings);
+    this.configuration =
+        sharingIcebergsPool(
+            S3SeekableInputStreamConfiguration.fromConfiguration(settings), properties);
     S3FileIOProperties s3Properties = new S3FileIOProperties(properties);
     this.customerKey =
         S3FileIOProperties.SSE_TYPE_CUSTOM.equals(s3Properties.sseType())
             ? CustomerKey.fromBase64(s3Properties.sseKey())
             : null;
     this.metrics = IcebergMetrics.context(properties);
+  }
+
+  /**
+   * {@code read} with the object client holding at most three quarters of the connections of
+   * Iceberg's Apache HTTP client ({@code http-client.apache.max-connections}, or the SDK's
+   * default), through which Seekwell's GETs go. Iceberg's URLConnection client has no pool to
+   * share.
+   */
+  private static S3SeekableInputStreamConfiguration sharingIcebergsPool(
+      S3SeekableInputStreamConfiguration read, Map<String, String> properties) {
+    String clientType =
+        properties.getOrDefault(
+            HttpClientProperties.CLIENT_TYPE, HttpClientProperties.CLIENT_TYPE_DEFAULT);
+    if (!clientType.equals(HttpClientProperties.CLIENT_TYPE_APACHE)) {
+      return read;
+    }
+    String configured = properties.get(HttpClientProperties.APACHE_MAX_CONNECTIONS);
+    int pool =
+        configured != null
+            ? Integer.parseInt(configured.trim())
+            : SdkHttpConfigurationOption.GLOBAL_HTTP_DEFAULTS.get(
+                SdkHttpConfigurationOption.MAX_CONNECTIONS);
+    return read.withClient(read.client().sharingPoolOf(pool));
   }
 
   /** The factory reading with {@code s3}, made on first use. */

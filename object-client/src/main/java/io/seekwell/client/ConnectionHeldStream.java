@@ -1,0 +1,54 @@
+package io.seekwell.client;
+
+import io.seekwell.common.io.BulkReadInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A GET body that holds one of its client's connections until it is closed or has ended (a read
+ * returned -1), as an HTTP client gives a connection back to its pool only then; it then gives the
+ * place back, once. Not thread-safe, like the body it wraps, except that {@link #close()} may come
+ * from another thread (a stall watchdog's).
+ */
+final class ConnectionHeldStream extends BulkReadInputStream {
+
+  private final InputStream body;
+  private final Runnable release;
+  private final AtomicBoolean released = new AtomicBoolean();
+
+  /** {@code body}, which gives its connection back by running {@code release}. */
+  ConnectionHeldStream(InputStream body, Runnable release) {
+    this.body = body;
+    this.release = release;
+  }
+
+  @Override
+  protected int readBytes(byte[] buffer, int offset, int length) throws IOException {
+    int n = body.read(buffer, offset, length);
+    if (n < 0) {
+      releaseOnce();
+    }
+    return n;
+  }
+
+  @Override
+  public int available() throws IOException {
+    return body.available();
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      body.close();
+    } finally {
+      releaseOnce();
+    }
+  }
+
+  private void releaseOnce() {
+    if (released.compareAndSet(false, true)) {
+      release.run();
+    }
+  }
+}
