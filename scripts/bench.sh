@@ -13,6 +13,8 @@
 # --profile rate runs the request-rate benchmark (io.seekwell.bench.RequestRateBenchmark) on
 # loopback: random 4 KiB reads from 1, 16, 64 and 256 threads, then from 64 and 256 threads against a
 # store 25 ms away that throttles above 200 requests a second; report: docs/benchmarks-request-rate.md.
+# BENCH_JAVA_OPTS adds JVM options to the benchmark JVM, for example
+# BENCH_JAVA_OPTS=-Dorg.slf4j.simpleLogger.log.io.seekwell.client=debug to log each hedge, give-up and retry.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib/local-s3.sh

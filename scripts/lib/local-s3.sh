@@ -19,10 +19,11 @@ maven_progress() {
        /^\[ERROR\]/ { print; fflush() }'
 }
 
-run_benchmarks_class() { # CLASS ARGS...
+run_benchmarks_class() { # CLASS ARGS... (BENCH_JAVA_OPTS: more JVM options, e.g. log levels)
   local main="$1"
   shift
-  java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+  # shellcheck disable=SC2086 # BENCH_JAVA_OPTS holds several options
+  java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn ${BENCH_JAVA_OPTS:-} \
     -Dorg.slf4j.simpleLogger.log.org.apache.parquet.hadoop.InternalParquetRecordWriter=error \
     -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" "$main" "$@"
 }

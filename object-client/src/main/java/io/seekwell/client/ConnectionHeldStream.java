@@ -6,10 +6,10 @@ import java.io.InputStream;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A GET body that holds one of its client's connections until it is closed or has ended (a read
- * returned -1), as an HTTP client gives a connection back to its pool only then; it then gives the
- * place back, once. Not thread-safe, like the body it wraps, except that {@link #close()} may come
- * from another thread (a stall watchdog's).
+ * A GET body that holds one of its client's connections until it is closed, as an HTTP client gives
+ * a connection back to its pool only then (a body read to the last byte of its range may not have
+ * told the client it ended); closing gives the place back, once. Not thread-safe, like the body it
+ * wraps, except that {@link #close()} may come from another thread (a stall watchdog's).
  */
 final class ConnectionHeldStream extends BulkReadInputStream {
 
@@ -25,11 +25,7 @@ final class ConnectionHeldStream extends BulkReadInputStream {
 
   @Override
   protected int readBytes(byte[] buffer, int offset, int length) throws IOException {
-    int n = body.read(buffer, offset, length);
-    if (n < 0) {
-      releaseOnce();
-    }
-    return n;
+    return body.read(buffer, offset, length);
   }
 
   @Override
@@ -42,13 +38,9 @@ final class ConnectionHeldStream extends BulkReadInputStream {
     try {
       body.close();
     } finally {
-      releaseOnce();
-    }
-  }
-
-  private void releaseOnce() {
-    if (released.compareAndSet(false, true)) {
-      release.run();
+      if (released.compareAndSet(false, true)) {
+        release.run();
+      }
     }
   }
 }

@@ -32,11 +32,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *   <li>the <b>headers timeout</b>: an attempt whose response headers have not come by then is
  *       given up (copies sent at the hedge deadline go on). It is {@value #STALLED_HEADERS_FACTOR}
  *       times the hedge deadline, and at least twice the configured stall floor, so that no answer
- *       of a healthy store is cut short. It doubles with each try of the same request, so that a
- *       store that has become slow for every request is still waited for, and it never exceeds the
- *       first-byte timeout. A blocking client aborts its call then ({@link
- *       SdkCalls#abortingWhenGivenUp}), so a stalled call holds its thread and its connection for
- *       about two seconds, not until the socket times out.
+ *       of a healthy store is cut short. While connections are seen to stall, the floor is the
+ *       stall floor itself: a copy has then usually answered long before, and a blocking client's
+ *       stalled call holds a pooled connection until this timeout. It doubles with each try of the
+ *       same request, so that a store that has become slow for every request is still waited for,
+ *       and it never exceeds the first-byte timeout. A blocking client aborts its call then ({@link
+ *       SdkCalls#abortingWhenGivenUp}), so a stalled call holds its thread and its connection for a
+ *       second or two, not until the socket times out.
  *   <li>the <b>stall deadline</b>: a body that delivers nothing for this long is cut and resumed.
  *       It is {@value #STALL_FACTOR} times the time the median observed throughput needs for one 64
  *       KiB read, never below the configured floor (about a second: far longer than any healthy
@@ -177,7 +179,8 @@ final class ResponseTimes {
    * response headers before it is given up.
    */
   long headersTimeoutNanos(int tryNumber) {
-    long base = Math.max(2 * stallFloorNanos, STALLED_HEADERS_FACTOR * hedgeDeadline);
+    long floor = stalling ? stallFloorNanos : 2 * stallFloorNanos;
+    long base = Math.max(floor, STALLED_HEADERS_FACTOR * hedgeDeadline);
     long timeout = Math.min(hedgeCeilingNanos, base);
     for (int doubled = 1; doubled < tryNumber && timeout < hedgeCeilingNanos; doubled++) {
       timeout = timeout > hedgeCeilingNanos / 2 ? hedgeCeilingNanos : timeout * 2;

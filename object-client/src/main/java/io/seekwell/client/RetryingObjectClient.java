@@ -26,6 +26,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Seekwell's resilience layer: every request of every read path goes through one of these, over
@@ -39,8 +41,9 @@ import java.util.function.Function;
  *   <li><b>Hedges</b> a request whose response headers have not come by the adaptive hedge deadline
  *       ({@link ResponseTimes}): a copy is sent while the first keeps going, up to {@code
  *       hedge.max.copies} copies in flight (past that the oldest is abandoned for each new copy),
- *       within the {@link HedgeBudget}. The first answer wins; the others are cancelled, and their
- *       responses, if they come, are aborted rather than returned to the connection pool.
+ *       within the {@link HedgeBudget}. The first answer wins; the others are cancelled (or, on a
+ *       client whose calls block, left to end), and their responses, if they come, are aborted
+ *       rather than returned to the connection pool.
  *   <li><b>Ties</b> small requests (HEADs, and GETs of at most {@value #TIED_MAX_BYTES} bytes)
  *       while many connections stall ({@link ResponseTimes#tying()}): a copy is sent at once with
  *       the first, so that such a request waits for a deadline only when both connections stall.
@@ -61,19 +64,22 @@ import java.util.function.Function;
  *       neither hedged nor tied.
  *   <li><b>Holds</b> at most {@code max.connections} connections at once: an attempt takes a place
  *       among them once its bucket's limit let it go, and gives it back when its connection is free
- *       again (a HEAD when it is answered, a GET when its body is closed or read to its end, a
- *       failed attempt when it failed). An abandoned attempt of a client whose calls block ({@link
- *       ObjectClient#freesConnectionOnCancel()}) keeps its place until its call ends by itself, at
- *       its headers timeout at the latest. Attempts over the bound wait here, demand before
- *       prefetch, as over the bucket's limit, and never inside the HTTP client for a pooled
- *       connection, where the wait would count as time to first byte, push the hedge deadline up,
- *       and leave a stalled connection holding the pool for that longer deadline.
+ *       again (a HEAD when it is answered, a GET when its body is closed, a failed attempt when it
+ *       failed). An abandoned attempt of a client whose calls block ({@link
+ *       ObjectClient#freesConnectionOnCancel()}) is not cancelled: it keeps its place until its
+ *       call ends by itself, at its headers timeout at the latest, and an answer it brings then is
+ *       aborted, or is the call's answer if none came before. Attempts over the bound wait here,
+ *       demand before prefetch, as over the bucket's limit, and never inside the HTTP client for a
+ *       pooled connection, where the wait would count as time to first byte, push the hedge
+ *       deadline up, and leave a stalled connection holding the pool for that longer deadline.
  * </ul>
  *
  * <p>A request that cannot succeed fails with the last error, its message naming the object, the
  * range and what was tried. {@link #close()} stops the scheduler and closes the wrapped client.
  */
 public final class RetryingObjectClient implements ObjectClient {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RetryingObjectClient.class);
 
   /** The largest GET that is tied while connections stall; larger ones are hedged only. */
   static final long TIED_MAX_BYTES = 1 << 20;
@@ -333,6 +339,7 @@ public final class RetryingObjectClient implements ObjectClient {
       }
       Attempt first = sendAttempt(Kind.TRY);
       if (tie && first != null && first.isSent() && !first.future.isDone()) {
+        LOG.debug("{}: sent twice at once, connections stalling", what);
         count(Metric.HEDGED_GETS, options);
         sendAttempt(Kind.TIED);
       }
@@ -403,6 +410,14 @@ public final class RetryingObjectClient implements ObjectClient {
         place.cancel(true); // cancelled before its wait was known: give the wait up now
       }
       if (!place.isDone()) {
+        long queued = ticker.nanos();
+        place.thenRun(
+            () ->
+                LOG.debug(
+                    "{}: sent after waiting {} ms for a place ({})",
+                    what,
+                    (ticker.nanos() - queued) / 1_000_000,
+                    places));
         long left = policy.deadline().toNanos() - (ticker.nanos() - startNanos);
         if (!schedule(() -> place.completeExceptionally(notSent(places)), Math.max(0, left))) {
           place.cancel(true);
@@ -485,6 +500,12 @@ public final class RetryingObjectClient implements ObjectClient {
         othersInFlight = !inFlight.isEmpty();
       }
       attempt.cancel();
+      LOG.debug(
+          "{}: {} attempt given up, no headers within {} ms; {} in flight",
+          what,
+          attempt.kind,
+          Duration.ofNanos(attempt.timeoutNanos).toMillis(),
+          othersInFlight ? "others" : "none");
       metrics.increment(Metric.ERRORS_NETWORK);
       failed(
           new ObjectStoreException(
@@ -525,6 +546,7 @@ public final class RetryingObjectClient implements ObjectClient {
           return;
         }
         if (!budget.tryTake()) {
+          LOG.debug("{}: not hedged, the hedge budget is spent", what);
           // No token now; GETs earn more, so look again a deadline later.
           schedule(this::hedgeIfStillWaiting, deadline);
           return;
@@ -536,6 +558,11 @@ public final class RetryingObjectClient implements ObjectClient {
       if (abandoned != null) {
         abandoned.cancel();
       }
+      LOG.debug(
+          "{}: hedged after {} ms without headers{}",
+          what,
+          Duration.ofNanos(times.hedgeDeadlineNanos()).toMillis(),
+          abandoned == null ? "" : ", the oldest attempt abandoned");
       count(Metric.HEDGED_GETS, options);
       sendAttempt(Kind.HEDGE);
     }
@@ -548,7 +575,11 @@ public final class RetryingObjectClient implements ObjectClient {
         othersInFlight = !inFlight.isEmpty();
       }
       if (failure == null) {
-        times.recordFirstByte(ticker.nanos() - attempt.sentNanos);
+        if (wasInFlight) {
+          // An attempt already given up (a blocking client's, which answers late) says nothing of
+          // the store's pace now, and would push the hedge deadline up.
+          times.recordFirstByte(ticker.nanos() - attempt.sentNanos);
+        }
         if (result.complete(value)) {
           won(attempt);
         } else {
@@ -584,6 +615,14 @@ public final class RetryingObjectClient implements ObjectClient {
           settleTie(late, true);
         }
         return;
+      }
+      if (LOG.isDebugEnabled() && (winner.kind != Kind.TRY || hedgesSent() > 0 || isTied())) {
+        LOG.debug(
+            "{}: answered by a {} attempt after {} ms, {}",
+            what,
+            winner.kind,
+            (ticker.nanos() - startNanos) / 1_000_000,
+            tried());
       }
       // In a tied call, a hedge was sent only if both halves of the pair waited past the deadline.
       times.recordAnswer(winner.kind == Kind.HEDGE || (isTied() && hedgesSent() > 0));
@@ -637,6 +676,7 @@ public final class RetryingObjectClient implements ObjectClient {
         result.completeExceptionally(RetryPolicy.exhausted(error, tried()));
         return;
       }
+      LOG.debug("{}: retried in {} ms after {}: {}", what, delayNanos / 1_000_000, tried(), error);
       count(Metric.RETRIES, options);
       try {
         scheduler.schedule(() -> sendAttempt(Kind.TRY), delayNanos);

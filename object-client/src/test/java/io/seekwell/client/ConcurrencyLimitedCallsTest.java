@@ -292,6 +292,32 @@ class ConcurrencyLimitedCallsTest {
   }
 
   @Test
+  void aLateAnswerOfAnAbandonedBlockingCallIsDiscardedAndLeavesTheHedgeDeadline() throws Exception {
+    faults.thenHang();
+    try (RetryingObjectClient client =
+        new RetryingObjectClient(
+            new BlockingStyle(faults), TWO_CONNECTIONS, metrics, clock, clock)) {
+      CompletableFuture<ObjectContent> stalled =
+          client.getObject(get(0, 99, RequestOptions.none()));
+      clock.advance(Duration.ofNanos(client.times().hedgeDeadlineNanos()));
+      answer(stalled).close(); // the hedge answered at once
+      long deadline = client.times().hedgeDeadlineNanos();
+
+      clock.advance(Duration.ofSeconds(20));
+      ObjectContent late = store.getObject(get(0, 99, RequestOptions.none())).get();
+      faults.hungGets().get(0).complete(late);
+      assertEquals(deadline, client.times().hedgeDeadlineNanos(), "20 s is not the store's pace");
+      assertEquals(
+          0, metrics.get(Metric.REQUESTS_QUEUED), "and its connection given back: none waits");
+      ObjectContent one = answer(client.getObject(get(100, 199, RequestOptions.none())));
+      ObjectContent two = answer(client.getObject(get(200, 299, RequestOptions.none())));
+      assertEquals(0, metrics.get(Metric.REQUESTS_QUEUED));
+      one.close();
+      two.close();
+    }
+  }
+
+  @Test
   void aCancelledAsynchronousCallGivesItsConnectionBackAtOnce() throws Exception {
     faults.thenHang();
     try (RetryingObjectClient client = client(TWO_CONNECTIONS)) {

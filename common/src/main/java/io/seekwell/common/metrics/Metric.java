@@ -65,9 +65,12 @@ public enum Metric {
    * disk was full (less than 1 MiB usable).
    */
   DISK_UNAVAILABLE,
-  /** Requests that waited for a place under their bucket's adaptive concurrency limit. */
+  /**
+   * Requests that waited for a place under their bucket's adaptive concurrency limit or among their
+   * client's connections ({@code client.max.connections}); one that waited for both counts twice.
+   */
   REQUESTS_QUEUED,
-  /** Nanoseconds requests waited for a place under their bucket's adaptive concurrency limit. */
+  /** Nanoseconds requests waited for those places. */
   QUEUED_NANOS,
   /** Times a bucket's adaptive concurrency limit was cut because the store throttled. */
   CONCURRENCY_LIMIT_CUTS
