@@ -1,14 +1,12 @@
 package io.seekwell.common.config;
 
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -158,118 +156,62 @@ public final class ConnectorConfiguration {
 
   /** An integer value. */
   public int getInt(String key, int defaultValue) {
-    return get(key, defaultValue, "an integer", Integer::parseInt);
+    return getInt(key, defaultValue, Integer.MIN_VALUE);
   }
 
   /** An integer value that must be at least {@code min}. */
   public int getInt(String key, int defaultValue, int min) {
-    int value = getInt(key, defaultValue);
-    return (int) requireAtLeast(key, value, min);
+    return Setting.count(key, defaultValue, min, "").read(this);
   }
 
   /** A long value. */
   public long getLong(String key, long defaultValue) {
-    return get(key, defaultValue, "an integer", Long::parseLong);
+    return Setting.integer(key, defaultValue, "").read(this);
   }
 
   /** A decimal number that must be at least {@code min}, such as {@code 1.25}. */
   public double getDouble(String key, double defaultValue, double min) {
-    double value = get(key, defaultValue, "a number such as 1.25", Double::parseDouble);
-    if (Double.isNaN(value) || Double.isInfinite(value) || value < min) {
-      throw invalid(key, values.get(key), "a number of at least " + min);
-    }
-    return value;
+    return Setting.number(key, defaultValue, min, Double.POSITIVE_INFINITY, "").read(this);
   }
 
   /** {@code true} or {@code false}, in any case. */
   public boolean getBoolean(String key, boolean defaultValue) {
-    return get(key, defaultValue, "true or false", ConnectorConfiguration::parseBoolean);
+    return Setting.flag(key, defaultValue, "").read(this);
   }
 
   /** A size in bytes, such as {@code 65536}, {@code 64KB} or {@code 8MiB}. */
   public long getSize(String key, long defaultBytes) {
-    return get(key, defaultBytes, "a size such as 65536, 64KB or 8MiB", Units::parseSize);
+    return getSize(key, defaultBytes, Long.MIN_VALUE);
   }
 
   /** A size in bytes that must be at least {@code min}. */
   public long getSize(String key, long defaultBytes, long min) {
-    return requireAtLeast(key, getSize(key, defaultBytes), min);
+    return getSize(key, defaultBytes, min, Long.MAX_VALUE);
   }
 
   /** A size in bytes from {@code min} to {@code max}. */
   public long getSize(String key, long defaultBytes, long min, long max) {
-    long value = getSize(key, defaultBytes, min);
-    if (value > max) {
-      throw invalid(key, values.get(key), "at most " + max + " bytes");
-    }
-    return value;
+    return Setting.size(key, defaultBytes, min, max, "").read(this);
   }
 
   /** A duration, such as {@code 250ms}, {@code 30s} or {@code 5m}. */
   public Duration getDuration(String key, Duration defaultValue) {
-    return get(key, defaultValue, "a duration such as 250ms, 30s or 5m", Units::parseDuration);
+    return Setting.duration(key, defaultValue, "").read(this);
   }
 
   /** A duration that must be strictly positive. */
   public Duration getPositiveDuration(String key, Duration defaultValue) {
-    Duration value = getDuration(key, defaultValue);
-    if (value.isZero() || value.isNegative()) {
-      throw invalid(key, values.get(key), "a duration greater than zero");
-    }
-    return value;
+    return Setting.positiveDuration(key, defaultValue, "").read(this);
   }
 
   /** One of the constants of {@code type}, matched case-insensitively. */
   public <E extends Enum<E>> E getEnum(String key, Class<E> type, E defaultValue) {
-    return get(
-        key,
-        defaultValue,
-        "one of " + java.util.Arrays.toString(type.getEnumConstants()),
-        text -> Enum.valueOf(type, text.toUpperCase(Locale.ROOT)));
+    return Setting.choice(key, type, defaultValue, "").read(this);
   }
 
   /** The settings as a map of keys without the prefix; unmodifiable. */
   public Map<String, String> asMap() {
     return values;
-  }
-
-  private <T> T get(String key, T defaultValue, String expected, Function<String, T> parser) {
-    String text = read(key);
-    if (text == null) {
-      return defaultValue;
-    }
-    try {
-      return parser.apply(text);
-    } catch (IllegalArgumentException e) {
-      throw invalid(key, text, expected);
-    }
-  }
-
-  private long requireAtLeast(String key, long value, long min) {
-    if (value < min) {
-      throw invalid(key, values.getOrDefault(key, Long.toString(value)), "at least " + min);
-    }
-    return value;
-  }
-
-  private IllegalArgumentException invalid(String key, String value, String expected) {
-    return new IllegalArgumentException(
-        "Invalid value '"
-            + value
-            + "' for configuration key '"
-            + fullKey(key)
-            + "': expected "
-            + expected);
-  }
-
-  private static boolean parseBoolean(String text) {
-    if (text.equalsIgnoreCase("true")) {
-      return true;
-    }
-    if (text.equalsIgnoreCase("false")) {
-      return false;
-    }
-    throw new IllegalArgumentException(text);
   }
 
   @Override
