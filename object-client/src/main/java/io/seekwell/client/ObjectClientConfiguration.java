@@ -1,56 +1,104 @@
 package io.seekwell.client;
 
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.config.Setting;
+import io.seekwell.common.config.SettingGroup;
+import io.seekwell.common.config.SettingValues;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * How the object client retries, hedges and how long it waits. Immutable and thread-safe; build one
- * with {@link #builder()} or read one with {@link #fromConfiguration}. Every key and default is
- * listed in {@code docs/configuration.md}, with the reasoning behind the hedging and stall defaults
- * in {@code docs/object-client.md}.
+ * with {@link #builder()} or read one with {@link #fromConfiguration}. Each setting is declared
+ * once below ({@link #SETTINGS}); {@code docs/configuration.md} lists them, and {@code
+ * docs/object-client.md} gives the reasoning behind the hedging and stall defaults.
  */
 public final class ObjectClientConfiguration {
 
   /** The settings' part of the key space. */
   public static final String PREFIX = "client.";
 
-  private static final ObjectClientConfiguration DEFAULTS = new Builder().build();
+  static final Setting<Integer> MAX_ATTEMPTS =
+      Setting.count("retry.max.attempts", 5, 1, "attempts per request, the first included");
+  static final Setting<Duration> BASE_DELAY =
+      Setting.positiveDuration("retry.base.delay", Duration.ofMillis(100), "backoff base");
+  static final Setting<Duration> MAX_DELAY =
+      Setting.positiveDuration("retry.max.delay", Duration.ofSeconds(5), "backoff cap");
+  static final Setting<Duration> RETRY_DEADLINE =
+      Setting.positiveDuration(
+          "retry.deadline",
+          Duration.ofMinutes(2),
+          "no retry, hedge or resume starts later than this after a request's first attempt");
+  static final Setting<Duration> CONNECT_TIMEOUT =
+      Setting.positiveDuration("connect.timeout", Duration.ofSeconds(10), "to open a connection");
+  static final Setting<Duration> FIRST_BYTE_TIMEOUT =
+      Setting.positiveDuration(
+          "first.byte.timeout",
+          Duration.ofSeconds(30),
+          "the longest an attempt waits for its response headers");
+  static final Setting<Duration> READ_IDLE_TIMEOUT =
+      Setting.positiveDuration(
+          "read.idle.timeout",
+          Duration.ofSeconds(30),
+          "longest pause between two body bytes at the HTTP client");
+  static final Setting<Integer> MAX_CONNECTIONS =
+      Setting.count("max.connections", 128, 1, "the most connections a client holds at once");
+  static final Setting<Integer> RESUME_MAX_ATTEMPTS =
+      Setting.count(
+          "resume.max.attempts",
+          10,
+          1,
+          "GETs in a row that may fail to deliver a byte of a body before the read gives up");
+  static final Setting<Integer> HEDGE_MAX_COPIES =
+      Setting.count(
+          "hedge.max.copies",
+          2,
+          0,
+          "copies of one GET that may be in flight besides the first while it waits for its"
+              + " headers");
+  static final Setting<Duration> HEDGE_FLOOR =
+      Setting.positiveDuration(
+          "hedge.floor", Duration.ofMillis(50), "the hedge deadline is never shorter");
+  static final Setting<Double> HEDGE_BUDGET =
+      Setting.number(
+          "hedge.budget",
+          0.05,
+          0,
+          1,
+          "hedges that do not answer first may be at most this share of GETs");
+  static final Setting<Duration> STALL_FLOOR =
+      Setting.positiveDuration(
+          "stall.floor",
+          Duration.ofSeconds(1),
+          "a body is cut as stalled only after at least this long without a byte");
+  static final Setting<Integer> CONCURRENCY_MAX =
+      Setting.count("concurrency.max", 1024, 1, "the most requests in flight to one bucket");
 
-  private final int maxAttempts;
-  private final Duration baseDelay;
-  private final Duration maxDelay;
-  private final Duration retryDeadline;
-  private final Duration connectTimeout;
-  private final Duration firstByteTimeout;
-  private final Duration readIdleTimeout;
-  private final int maxConnections;
-  private final int resumeMaxAttempts;
-  private final int hedgeMaxCopies;
-  private final Duration hedgeFloor;
-  private final double hedgeBudget;
-  private final Duration stallFloor;
-  private final int concurrencyMax;
+  /** Every setting of the object client, under {@link #PREFIX}. */
+  public static final SettingGroup SETTINGS =
+      SettingGroup.of(
+          PREFIX,
+          MAX_ATTEMPTS,
+          BASE_DELAY,
+          MAX_DELAY,
+          RETRY_DEADLINE,
+          CONNECT_TIMEOUT,
+          FIRST_BYTE_TIMEOUT,
+          READ_IDLE_TIMEOUT,
+          MAX_CONNECTIONS,
+          RESUME_MAX_ATTEMPTS,
+          HEDGE_MAX_COPIES,
+          HEDGE_FLOOR,
+          HEDGE_BUDGET,
+          STALL_FLOOR,
+          CONCURRENCY_MAX);
 
-  private ObjectClientConfiguration(Builder builder) {
-    this.maxAttempts = requireAtLeast("maxAttempts", builder.maxAttempts, 1);
-    this.baseDelay = requirePositive("baseDelay", builder.baseDelay);
-    this.maxDelay = requirePositive("maxDelay", builder.maxDelay);
-    this.retryDeadline = requirePositive("retryDeadline", builder.retryDeadline);
-    this.connectTimeout = requirePositive("connectTimeout", builder.connectTimeout);
-    this.firstByteTimeout = requirePositive("firstByteTimeout", builder.firstByteTimeout);
-    this.readIdleTimeout = requirePositive("readIdleTimeout", builder.readIdleTimeout);
-    this.maxConnections = requireAtLeast("maxConnections", builder.maxConnections, 1);
-    this.resumeMaxAttempts = requireAtLeast("resumeMaxAttempts", builder.resumeMaxAttempts, 1);
-    this.hedgeMaxCopies = requireAtLeast("hedgeMaxCopies", builder.hedgeMaxCopies, 0);
-    this.hedgeFloor = requirePositive("hedgeFloor", builder.hedgeFloor);
-    this.stallFloor = requirePositive("stallFloor", builder.stallFloor);
-    this.concurrencyMax = requireAtLeast("concurrencyMax", builder.concurrencyMax, 1);
-    if (!(builder.hedgeBudget >= 0 && builder.hedgeBudget <= 1)) {
-      throw new IllegalArgumentException(
-          "hedgeBudget must be from 0 to 1, was " + builder.hedgeBudget);
-    }
-    this.hedgeBudget = builder.hedgeBudget;
+  private static final ObjectClientConfiguration DEFAULTS =
+      new ObjectClientConfiguration(SETTINGS.defaults());
+
+  private final SettingValues values;
+
+  private ObjectClientConfiguration(SettingValues values) {
+    this.values = values;
   }
 
   /** The defaults listed in {@code docs/configuration.md}. */
@@ -60,12 +108,12 @@ public final class ObjectClientConfiguration {
 
   /** A builder starting from the defaults. */
   public static Builder builder() {
-    return new Builder();
+    return DEFAULTS.toBuilder();
   }
 
   /** A builder starting from these settings. */
   public Builder toBuilder() {
-    return new Builder(this);
+    return new Builder(values);
   }
 
   /**
@@ -74,68 +122,42 @@ public final class ObjectClientConfiguration {
    * @throws IllegalArgumentException naming the key, for a value that cannot be used
    */
   public static ObjectClientConfiguration fromConfiguration(ConnectorConfiguration configuration) {
-    ConnectorConfiguration client = configuration.narrow(PREFIX);
-    Builder builder = builder();
-    builder.maxAttempts = client.getInt("retry.max.attempts", DEFAULTS.maxAttempts, 1);
-    builder.baseDelay = client.getPositiveDuration("retry.base.delay", DEFAULTS.baseDelay);
-    builder.maxDelay = client.getPositiveDuration("retry.max.delay", DEFAULTS.maxDelay);
-    builder.retryDeadline = client.getPositiveDuration("retry.deadline", DEFAULTS.retryDeadline);
-    builder.connectTimeout = client.getPositiveDuration("connect.timeout", DEFAULTS.connectTimeout);
-    builder.firstByteTimeout =
-        client.getPositiveDuration("first.byte.timeout", DEFAULTS.firstByteTimeout);
-    builder.readIdleTimeout =
-        client.getPositiveDuration("read.idle.timeout", DEFAULTS.readIdleTimeout);
-    builder.maxConnections = client.getInt("max.connections", DEFAULTS.maxConnections, 1);
-    builder.resumeMaxAttempts = client.getInt("resume.max.attempts", DEFAULTS.resumeMaxAttempts, 1);
-    builder.hedgeMaxCopies = client.getInt("hedge.max.copies", DEFAULTS.hedgeMaxCopies, 0);
-    builder.hedgeFloor = client.getPositiveDuration("hedge.floor", DEFAULTS.hedgeFloor);
-    builder.hedgeBudget = client.getDouble("hedge.budget", DEFAULTS.hedgeBudget, 0);
-    if (builder.hedgeBudget > 1) {
-      throw new IllegalArgumentException(
-          "Invalid value '"
-              + builder.hedgeBudget
-              + "' for configuration key '"
-              + client.fullKey("hedge.budget")
-              + "': expected at most 1");
-    }
-    builder.stallFloor = client.getPositiveDuration("stall.floor", DEFAULTS.stallFloor);
-    builder.concurrencyMax = client.getInt("concurrency.max", DEFAULTS.concurrencyMax, 1);
-    return builder.build();
+    return new ObjectClientConfiguration(SETTINGS.read(configuration));
   }
 
   /** Attempts per request, the first one included (1 = no retries). */
   public int maxAttempts() {
-    return maxAttempts;
+    return values.get(MAX_ATTEMPTS);
   }
 
   /** The backoff base. */
   public Duration baseDelay() {
-    return baseDelay;
+    return values.get(BASE_DELAY);
   }
 
   /** The backoff cap. */
   public Duration maxDelay() {
-    return maxDelay;
+    return values.get(MAX_DELAY);
   }
 
   /** No retry, resume or hedge starts later than this after a request's first attempt. */
   public Duration retryDeadline() {
-    return retryDeadline;
+    return values.get(RETRY_DEADLINE);
   }
 
   /** To open a connection. */
   public Duration connectTimeout() {
-    return connectTimeout;
+    return values.get(CONNECT_TIMEOUT);
   }
 
   /** From sending a request to its response headers; the ceiling of the hedge deadline. */
   public Duration firstByteTimeout() {
-    return firstByteTimeout;
+    return values.get(FIRST_BYTE_TIMEOUT);
   }
 
   /** The longest pause between two body bytes; the ceiling of the stall deadline. */
   public Duration readIdleTimeout() {
-    return readIdleTimeout;
+    return values.get(READ_IDLE_TIMEOUT);
   }
 
   /**
@@ -144,7 +166,7 @@ public final class ObjectClientConfiguration {
    * a blocking S3 client. Requests over it wait in Seekwell, not in the HTTP client.
    */
   public int maxConnections() {
-    return maxConnections;
+    return values.get(MAX_CONNECTIONS);
   }
 
   /**
@@ -152,7 +174,7 @@ public final class ObjectClientConfiguration {
    * making progress is always finished. Independent of retries.
    */
   public int resumeMaxAttempts() {
-    return resumeMaxAttempts;
+    return values.get(RESUME_MAX_ATTEMPTS);
   }
 
   /**
@@ -160,22 +182,22 @@ public final class ObjectClientConfiguration {
    * headers; past that, the oldest is abandoned for each new copy (0 = no hedging).
    */
   public int hedgeMaxCopies() {
-    return hedgeMaxCopies;
+    return values.get(HEDGE_MAX_COPIES);
   }
 
   /** The hedge deadline is never shorter than this. */
   public Duration hedgeFloor() {
-    return hedgeFloor;
+    return values.get(HEDGE_FLOOR);
   }
 
   /** Hedges that do not answer first may be at most this share of GETs (plus a small burst). */
   public double hedgeBudget() {
-    return hedgeBudget;
+    return values.get(HEDGE_BUDGET);
   }
 
   /** A body is cut as stalled only after at least this long without a byte. */
   public Duration stallFloor() {
-    return stallFloor;
+    return values.get(STALL_FLOOR);
   }
 
   /**
@@ -183,7 +205,7 @@ public final class ObjectClientConfiguration {
    * when the store throttles, and grows back towards it while requests succeed.
    */
   public int concurrencyMax() {
-    return concurrencyMax;
+    return values.get(CONCURRENCY_MAX);
   }
 
   /**
@@ -194,7 +216,7 @@ public final class ObjectClientConfiguration {
    */
   public ObjectClientConfiguration sharingPoolOf(int poolConnections) {
     int share = (int) Math.max(1, poolConnections * 3L / 4);
-    return share >= maxConnections ? this : toBuilder().maxConnections(share).build();
+    return share >= maxConnections() ? this : toBuilder().maxConnections(share).build();
   }
 
   /** These settings with another number of attempts. */
@@ -214,216 +236,108 @@ public final class ObjectClientConfiguration {
 
   @Override
   public boolean equals(Object other) {
-    return other instanceof ObjectClientConfiguration that
-        && maxAttempts == that.maxAttempts
-        && baseDelay.equals(that.baseDelay)
-        && maxDelay.equals(that.maxDelay)
-        && retryDeadline.equals(that.retryDeadline)
-        && connectTimeout.equals(that.connectTimeout)
-        && firstByteTimeout.equals(that.firstByteTimeout)
-        && readIdleTimeout.equals(that.readIdleTimeout)
-        && maxConnections == that.maxConnections
-        && resumeMaxAttempts == that.resumeMaxAttempts
-        && hedgeMaxCopies == that.hedgeMaxCopies
-        && hedgeFloor.equals(that.hedgeFloor)
-        && hedgeBudget == that.hedgeBudget
-        && stallFloor.equals(that.stallFloor)
-        && concurrencyMax == that.concurrencyMax;
+    return other instanceof ObjectClientConfiguration that && values.equals(that.values);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(
-        maxAttempts,
-        baseDelay,
-        maxDelay,
-        retryDeadline,
-        connectTimeout,
-        firstByteTimeout,
-        readIdleTimeout,
-        maxConnections,
-        resumeMaxAttempts,
-        hedgeMaxCopies,
-        hedgeFloor,
-        hedgeBudget,
-        stallFloor,
-        concurrencyMax);
+    return values.hashCode();
   }
 
   @Override
   public String toString() {
-    return "ObjectClientConfiguration{maxAttempts="
-        + maxAttempts
-        + ", baseDelay="
-        + baseDelay
-        + ", maxDelay="
-        + maxDelay
-        + ", retryDeadline="
-        + retryDeadline
-        + ", connectTimeout="
-        + connectTimeout
-        + ", firstByteTimeout="
-        + firstByteTimeout
-        + ", readIdleTimeout="
-        + readIdleTimeout
-        + ", maxConnections="
-        + maxConnections
-        + ", resumeMaxAttempts="
-        + resumeMaxAttempts
-        + ", hedgeMaxCopies="
-        + hedgeMaxCopies
-        + ", hedgeFloor="
-        + hedgeFloor
-        + ", hedgeBudget="
-        + hedgeBudget
-        + ", stallFloor="
-        + stallFloor
-        + ", concurrencyMax="
-        + concurrencyMax
-        + "}";
+    return "ObjectClientConfiguration" + values;
   }
 
-  private static int requireAtLeast(String name, int value, int min) {
-    if (value < min) {
-      throw new IllegalArgumentException(name + " must be >= " + min + ", was " + value);
-    }
-    return value;
-  }
-
-  private static Duration requirePositive(String name, Duration value) {
-    if (value == null || value.isZero() || value.isNegative()) {
-      throw new IllegalArgumentException(name + " must be a positive duration, was " + value);
-    }
-    return value;
-  }
-
-  /** Builds {@link ObjectClientConfiguration}s. Not thread-safe. */
+  /**
+   * Builds {@link ObjectClientConfiguration}s; each method sets the setting of the same name, and
+   * refuses a value out of its range naming the key. Not thread-safe.
+   */
   public static final class Builder {
-    private int maxAttempts = 5;
-    private Duration baseDelay = Duration.ofMillis(100);
-    private Duration maxDelay = Duration.ofSeconds(5);
-    private Duration retryDeadline = Duration.ofMinutes(2);
-    private Duration connectTimeout = Duration.ofSeconds(10);
-    private Duration firstByteTimeout = Duration.ofSeconds(30);
-    private Duration readIdleTimeout = Duration.ofSeconds(30);
-    private int maxConnections = 128;
-    private int resumeMaxAttempts = 10;
-    private int hedgeMaxCopies = 2;
-    private Duration hedgeFloor = Duration.ofMillis(50);
-    private double hedgeBudget = 0.05;
-    private Duration stallFloor = Duration.ofSeconds(1);
-    private int concurrencyMax = 1024;
+    private SettingValues values;
 
-    private Builder() {}
+    private Builder(SettingValues values) {
+      this.values = values;
+    }
 
-    private Builder(ObjectClientConfiguration from) {
-      maxAttempts = from.maxAttempts;
-      baseDelay = from.baseDelay;
-      maxDelay = from.maxDelay;
-      retryDeadline = from.retryDeadline;
-      connectTimeout = from.connectTimeout;
-      firstByteTimeout = from.firstByteTimeout;
-      readIdleTimeout = from.readIdleTimeout;
-      maxConnections = from.maxConnections;
-      resumeMaxAttempts = from.resumeMaxAttempts;
-      hedgeMaxCopies = from.hedgeMaxCopies;
-      hedgeFloor = from.hedgeFloor;
-      hedgeBudget = from.hedgeBudget;
-      stallFloor = from.stallFloor;
-      concurrencyMax = from.concurrencyMax;
+    private <T> Builder set(Setting<T> setting, T value) {
+      values = values.with(setting, value);
+      return this;
     }
 
     /** See {@link ObjectClientConfiguration#maxAttempts()}. */
     public Builder maxAttempts(int value) {
-      maxAttempts = value;
-      return this;
+      return set(MAX_ATTEMPTS, value);
     }
 
     /** See {@link ObjectClientConfiguration#baseDelay()}. */
     public Builder baseDelay(Duration value) {
-      baseDelay = value;
-      return this;
+      return set(BASE_DELAY, value);
     }
 
     /** See {@link ObjectClientConfiguration#maxDelay()}. */
     public Builder maxDelay(Duration value) {
-      maxDelay = value;
-      return this;
+      return set(MAX_DELAY, value);
     }
 
     /** See {@link ObjectClientConfiguration#retryDeadline()}. */
     public Builder retryDeadline(Duration value) {
-      retryDeadline = value;
-      return this;
+      return set(RETRY_DEADLINE, value);
     }
 
     /** See {@link ObjectClientConfiguration#connectTimeout()}. */
     public Builder connectTimeout(Duration value) {
-      connectTimeout = value;
-      return this;
+      return set(CONNECT_TIMEOUT, value);
     }
 
     /** See {@link ObjectClientConfiguration#firstByteTimeout()}. */
     public Builder firstByteTimeout(Duration value) {
-      firstByteTimeout = value;
-      return this;
+      return set(FIRST_BYTE_TIMEOUT, value);
     }
 
     /** See {@link ObjectClientConfiguration#readIdleTimeout()}. */
     public Builder readIdleTimeout(Duration value) {
-      readIdleTimeout = value;
-      return this;
+      return set(READ_IDLE_TIMEOUT, value);
     }
 
     /** See {@link ObjectClientConfiguration#maxConnections()}. */
     public Builder maxConnections(int value) {
-      maxConnections = value;
-      return this;
+      return set(MAX_CONNECTIONS, value);
     }
 
     /** See {@link ObjectClientConfiguration#resumeMaxAttempts()}. */
     public Builder resumeMaxAttempts(int value) {
-      resumeMaxAttempts = value;
-      return this;
+      return set(RESUME_MAX_ATTEMPTS, value);
     }
 
     /** See {@link ObjectClientConfiguration#hedgeMaxCopies()}. */
     public Builder hedgeMaxCopies(int value) {
-      hedgeMaxCopies = value;
-      return this;
+      return set(HEDGE_MAX_COPIES, value);
     }
 
     /** See {@link ObjectClientConfiguration#hedgeFloor()}. */
     public Builder hedgeFloor(Duration value) {
-      hedgeFloor = value;
-      return this;
+      return set(HEDGE_FLOOR, value);
     }
 
     /** See {@link ObjectClientConfiguration#hedgeBudget()}. */
     public Builder hedgeBudget(double value) {
-      hedgeBudget = value;
-      return this;
+      return set(HEDGE_BUDGET, value);
     }
 
     /** See {@link ObjectClientConfiguration#stallFloor()}. */
     public Builder stallFloor(Duration value) {
-      stallFloor = value;
-      return this;
+      return set(STALL_FLOOR, value);
     }
 
     /** See {@link ObjectClientConfiguration#concurrencyMax()}. */
     public Builder concurrencyMax(int value) {
-      concurrencyMax = value;
-      return this;
+      return set(CONCURRENCY_MAX, value);
     }
 
-    /**
-     * The settings.
-     *
-     * @throws IllegalArgumentException for a value that cannot be used
-     */
+    /** The settings, each already checked against its range. */
     public ObjectClientConfiguration build() {
-      return new ObjectClientConfiguration(this);
+      return new ObjectClientConfiguration(values);
     }
   }
 }

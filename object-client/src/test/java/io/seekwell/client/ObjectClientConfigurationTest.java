@@ -116,4 +116,25 @@ class ObjectClientConfigurationTest {
     assertEquals(
         defaults.toBuilder().maxConnections(37).build(), defaults.sharingPoolOf(50), "only that");
   }
+
+  @Test
+  void aBuilderRefusesWhatTheKeyRefusesNamingTheKey() {
+    IllegalArgumentException budget =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ObjectClientConfiguration.builder().hedgeBudget(1.5).build());
+    assertEquals(
+        "Invalid value '1.5' for configuration key 'client.hedge.budget': expected at most 1",
+        budget.getMessage());
+    IllegalArgumentException copies =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ObjectClientConfiguration.builder().hedgeMaxCopies(-1).build());
+    assertEquals(
+        "Invalid value '-1' for configuration key 'client.hedge.max.copies': expected at least 0",
+        copies.getMessage());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ObjectClientConfiguration.builder().stallFloor(Duration.ZERO).build());
+  }
 }
