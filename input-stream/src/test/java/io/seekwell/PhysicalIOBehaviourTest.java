@@ -313,17 +313,18 @@ class PhysicalIOBehaviourTest {
   void metadataExpiresAfterItsTimeToLive() throws Exception {
     put("a", 100, 13);
     factory(
-        new PhysicalIOConfiguration(
-            MIB,
-            64 * KIB,
-            8 * MIB,
-            8 * MIB,
-            1.25,
-            10,
-            Duration.ofMillis(200),
-            Duration.ofMinutes(1),
-            4,
-            1 << 20));
+        PhysicalIOConfiguration.builder()
+            .maxMemoryLimit(MIB)
+            .readAheadBytes(64 * KIB)
+            .targetRequestSize(8 * MIB)
+            .maxRequestSize(8 * MIB)
+            .requestToleranceRatio(1.25)
+            .metadataCacheSize(10)
+            .metadataCacheTtl(Duration.ofMillis(200))
+            .readTimeout(Duration.ofMinutes(1))
+            .fetchThreads(4)
+            .coalesceTolerance(1 << 20)
+            .build());
     factory.createStream(S3URI.of("bucket", "a")).close();
     factory.createStream(S3URI.of("bucket", "a")).close();
     assertEquals(1, store.heads().size());
@@ -339,17 +340,18 @@ class PhysicalIOBehaviourTest {
   void aReadThatGetsNoBytesInTimeFails() throws Exception {
     put("a", 100_000, 14);
     factory(
-        new PhysicalIOConfiguration(
-            MIB,
-            64 * KIB,
-            8 * MIB,
-            8 * MIB,
-            1.25,
-            10,
-            Duration.ofMinutes(1),
-            Duration.ofMillis(300),
-            4,
-            1 << 20));
+        PhysicalIOConfiguration.builder()
+            .maxMemoryLimit(MIB)
+            .readAheadBytes(64 * KIB)
+            .targetRequestSize(8 * MIB)
+            .maxRequestSize(8 * MIB)
+            .requestToleranceRatio(1.25)
+            .metadataCacheSize(10)
+            .metadataCacheTtl(Duration.ofMinutes(1))
+            .readTimeout(Duration.ofMillis(300))
+            .fetchThreads(4)
+            .coalesceTolerance(1 << 20)
+            .build());
     controllable.hangGets(ObjectLocation.of("bucket", "a"));
     try (S3SeekableInputStream stream = factory.createStream(S3URI.of("bucket", "a"))) {
       InterruptedIOException e = assertThrows(InterruptedIOException.class, stream::read);

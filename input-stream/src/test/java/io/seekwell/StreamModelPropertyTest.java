@@ -99,17 +99,18 @@ class StreamModelPropertyTest {
    * makes blocks evicted and reads go direct.
    */
   static PhysicalIOConfiguration smallRequests(boolean tightMemory) {
-    return new PhysicalIOConfiguration(
-        tightMemory ? 24 * 1024 : 1 << 20,
-        4096,
-        8192,
-        8192,
-        1.25,
-        100,
-        Duration.ofMinutes(1),
-        Duration.ofSeconds(30),
-        4,
-        1 << 20);
+    return PhysicalIOConfiguration.builder()
+        .maxMemoryLimit(tightMemory ? 24 * 1024 : 1 << 20)
+        .readAheadBytes(4096)
+        .targetRequestSize(8192)
+        .maxRequestSize(8192)
+        .requestToleranceRatio(1.25)
+        .metadataCacheSize(100)
+        .metadataCacheTtl(Duration.ofMinutes(1))
+        .readTimeout(Duration.ofSeconds(30))
+        .fetchThreads(4)
+        .coalesceTolerance(1 << 20)
+        .build();
   }
 
   /** Applies every operation to the stream and the model; a failure names the sequence. */

@@ -204,17 +204,18 @@ class VectoredReadTest {
         controllable,
         S3SeekableInputStreamConfiguration.builder()
             .physicalIO(
-                new PhysicalIOConfiguration(
-                    memoryLimit,
-                    64 * KIB,
-                    8 * MIB,
-                    8 * MIB,
-                    1.25,
-                    100,
-                    Duration.ofMinutes(5),
-                    readTimeout,
-                    8,
-                    MIB))
+                PhysicalIOConfiguration.builder()
+                    .maxMemoryLimit(memoryLimit)
+                    .readAheadBytes(64 * KIB)
+                    .targetRequestSize(8 * MIB)
+                    .maxRequestSize(8 * MIB)
+                    .requestToleranceRatio(1.25)
+                    .metadataCacheSize(100)
+                    .metadataCacheTtl(Duration.ofMinutes(5))
+                    .readTimeout(readTimeout)
+                    .fetchThreads(8)
+                    .coalesceTolerance(MIB)
+                    .build())
             .logicalIO(LogicalIOConfiguration.OFF)
             .build());
   }

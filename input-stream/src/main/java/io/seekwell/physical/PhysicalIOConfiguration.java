@@ -1,37 +1,18 @@
 package io.seekwell.physical;
 
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.config.Setting;
+import io.seekwell.common.config.SettingGroup;
+import io.seekwell.common.config.SettingValues;
 import java.time.Duration;
+import java.util.function.Function;
 
 /**
- * How the physical IO layer caches and shapes requests. Immutable and thread-safe. Every key and
- * default is listed in {@code docs/configuration.md}.
- *
- * @param maxMemoryLimit bytes held plus bytes in flight never exceed this
- * @param readAheadBytes a missed read is widened to at least this many bytes
- * @param targetRequestSize longer GETs are split into parts of about this size, or larger ones when
- *     single GETs transfer fast (see {@code maxRequestSize})
- * @param maxRequestSize the largest size GETs are split into on a fast link, at least {@code
- *     targetRequestSize}; equal to it, GETs are always split by the target size
- * @param requestToleranceRatio a GET up to its split size times this ratio is not split
- * @param metadataCacheSize how many objects' metadata is kept
- * @param metadataCacheTtl how long metadata is kept after it was fetched
- * @param readTimeout the longest a read waits for bytes to arrive
- * @param fetchThreads threads that receive GET bodies, the most GETs in flight per factory
- * @param coalesceTolerance vectored ranges whose gap is at most this are read with one GET; {@link
- *     #AUTO_COALESCE} derives it from observed time to first byte and throughput
+ * How the physical IO layer caches and shapes requests. Immutable and thread-safe. Each setting is
+ * declared once below ({@link #SETTINGS}) and listed in {@code docs/configuration.md}; start from
+ * {@link #DEFAULT} and change settings with {@link #toBuilder()} or {@link #withMaxMemoryLimit}.
  */
-public record PhysicalIOConfiguration(
-    long maxMemoryLimit,
-    long readAheadBytes,
-    long targetRequestSize,
-    long maxRequestSize,
-    double requestToleranceRatio,
-    int metadataCacheSize,
-    Duration metadataCacheTtl,
-    Duration readTimeout,
-    int fetchThreads,
-    long coalesceTolerance) {
+public final class PhysicalIOConfiguration {
 
   /** The settings' part of the key space. */
   public static final String PREFIX = "physicalio.";
@@ -45,111 +26,217 @@ public record PhysicalIOConfiguration(
    */
   public static final long MAX_REQUEST_SIZE = Integer.MAX_VALUE - 8;
 
-  private static final String TARGET_REQUEST_SIZE_KEY = "target.request.size";
-  private static final String MAX_REQUEST_SIZE_KEY = "max.request.size";
-  private static final String TOLERANCE_RATIO_KEY = "request.tolerance.ratio";
-
   private static final long KIB = 1024;
   private static final long MIB = 1024 * KIB;
   private static final long GIB = 1024 * MIB;
 
+  static final Setting<Long> MAX_MEMORY_LIMIT =
+      Setting.size(
+              "max.memory.limit",
+              Math.min(GIB, Runtime.getRuntime().maxMemory() / 4),
+              1,
+              "hard bound on block memory per factory: bytes cached plus bytes of GETs in flight"
+                  + " never exceed it")
+          .describingDefault("1 GiB, or a quarter of the maximum heap if smaller");
+  static final Setting<Long> READ_AHEAD_BYTES =
+      Setting.size(
+          "readaheadbytes",
+          64 * KIB,
+          1,
+          "a read of missing bytes is widened to at least this many bytes");
+  static final Setting<Long> TARGET_REQUEST_SIZE =
+      Setting.size(
+          "target.request.size",
+          8 * MIB,
+          1,
+          MAX_REQUEST_SIZE,
+          "the size missing ranges are split into");
+  static final Setting<Long> MAX_REQUEST_SIZE_SETTING =
+      Setting.size("max.request.size", 32 * MIB, 1, MAX_REQUEST_SIZE, "the largest split size")
+          .describingDefault("`32MB`, or `target.request.size` if larger");
+  static final Setting<Double> REQUEST_TOLERANCE_RATIO =
+      Setting.number(
+          "request.tolerance.ratio",
+          1.25,
+          1.0,
+          Double.POSITIVE_INFINITY,
+          "a missing range up to the split size × ratio is one GET");
+  static final Setting<Integer> METADATA_CACHE_SIZE =
+      Setting.count("metadata.cache.size", 10_000, 1, "how many objects' length and ETag are kept");
+  static final Setting<Duration> METADATA_CACHE_TTL =
+      Setting.positiveDuration(
+          "metadata.cache.ttl", Duration.ofMinutes(5), "how long metadata is kept after its HEAD");
+  static final Setting<Duration> READ_TIMEOUT =
+      Setting.positiveDuration(
+          "read.timeout",
+          Duration.ofMinutes(2),
+          "the longest a read waits for its bytes to arrive");
+  static final Setting<Integer> FETCH_THREADS =
+      Setting.count(
+          "fetch.threads",
+          64,
+          1,
+          "threads that receive GET bodies: the most GETs in flight per factory");
+  static final Setting<Long> COALESCE_TOLERANCE =
+      Setting.size(
+              "request.coalesce.tolerance",
+              MIB,
+              0,
+              "vectored ranges whose gap is at most this are read with one GET")
+          .orWord("auto", AUTO_COALESCE);
+
+  /** Every setting of the physical IO layer, under {@link #PREFIX}. */
+  public static final SettingGroup SETTINGS =
+      SettingGroup.of(
+          PREFIX,
+          MAX_MEMORY_LIMIT,
+          READ_AHEAD_BYTES,
+          TARGET_REQUEST_SIZE,
+          MAX_REQUEST_SIZE_SETTING,
+          REQUEST_TOLERANCE_RATIO,
+          METADATA_CACHE_SIZE,
+          METADATA_CACHE_TTL,
+          READ_TIMEOUT,
+          FETCH_THREADS,
+          COALESCE_TOLERANCE);
+
   /** The defaults; the memory limit is 1 GiB or a quarter of the maximum heap, if smaller. */
   public static final PhysicalIOConfiguration DEFAULT =
-      new PhysicalIOConfiguration(
-          Math.min(GIB, Runtime.getRuntime().maxMemory() / 4),
-          64 * KIB,
-          8 * MIB,
-          32 * MIB,
-          1.25,
-          10_000,
-          Duration.ofMinutes(5),
-          Duration.ofMinutes(2),
-          64,
-          1024 * KIB);
+      new PhysicalIOConfiguration(SETTINGS.defaults());
 
-  /** Validates the settings. */
-  public PhysicalIOConfiguration {
-    requireAtLeast("maxMemoryLimit", maxMemoryLimit, 1);
-    requireAtLeast("readAheadBytes", readAheadBytes, 1);
-    requireAtLeast("targetRequestSize", targetRequestSize, 1);
-    requireAtLeast("maxRequestSize", maxRequestSize, targetRequestSize);
-    requireAtLeast("metadataCacheSize", metadataCacheSize, 1);
-    requireAtLeast("fetchThreads", fetchThreads, 1);
-    requireAtLeast("coalesceTolerance", coalesceTolerance, AUTO_COALESCE);
-    if (!(requestToleranceRatio >= 1.0)) {
-      throw new IllegalArgumentException(
-          "requestToleranceRatio must be >= 1.0, was " + requestToleranceRatio);
+  private final SettingValues values;
+
+  private PhysicalIOConfiguration(SettingValues values) {
+    checkRequestSizes(values, SETTINGS::fullKey);
+    this.values = values;
+  }
+
+  /**
+   * Checks what no single setting can: that the largest split size is at least the target, and that
+   * neither times the tolerance ratio is longer than an array can hold.
+   */
+  private static void checkRequestSizes(SettingValues values, Function<Setting<?>, String> key) {
+    long target = values.get(TARGET_REQUEST_SIZE);
+    long max = values.get(MAX_REQUEST_SIZE_SETTING);
+    double ratio = values.get(REQUEST_TOLERANCE_RATIO);
+    if (target * ratio > MAX_REQUEST_SIZE) {
+      throw tooLong(key.apply(TARGET_REQUEST_SIZE), key.apply(REQUEST_TOLERANCE_RATIO));
     }
-    requirePositive("metadataCacheTtl", metadataCacheTtl);
-    requirePositive("readTimeout", readTimeout);
-    if (longestRequest(maxRequestSize, requestToleranceRatio) > MAX_REQUEST_SIZE) {
+    if (max < target) {
       throw new IllegalArgumentException(
-          tooLong(PREFIX + MAX_REQUEST_SIZE_KEY, PREFIX + TOLERANCE_RATIO_KEY));
+          "'"
+              + key.apply(MAX_REQUEST_SIZE_SETTING)
+              + "' must be at least '"
+              + key.apply(TARGET_REQUEST_SIZE)
+              + "' ("
+              + target
+              + " bytes), was "
+              + max);
+    }
+    if (max * ratio > MAX_REQUEST_SIZE) {
+      throw tooLong(key.apply(MAX_REQUEST_SIZE_SETTING), key.apply(REQUEST_TOLERANCE_RATIO));
     }
   }
 
-  private static double longestRequest(long requestSize, double requestToleranceRatio) {
-    return requestSize * requestToleranceRatio;
-  }
-
-  private static String tooLong(String sizeKey, String ratioKey) {
-    return "'"
-        + sizeKey
-        + "' times '"
-        + ratioKey
-        + "' is the longest GET, and one GET fills one array: it must be at most "
-        + MAX_REQUEST_SIZE
-        + " bytes";
+  private static IllegalArgumentException tooLong(String sizeKey, String ratioKey) {
+    return new IllegalArgumentException(
+        "'"
+            + sizeKey
+            + "' times '"
+            + ratioKey
+            + "' is the longest GET, and one GET fills one array: it must be at most "
+            + MAX_REQUEST_SIZE
+            + " bytes");
   }
 
   /**
    * Reads the settings under {@code physicalio.}; unset keys get defaults. An unset {@code
    * max.request.size} is its default (lowered so that it times the ratio fits an array) or the
    * target size, whichever is larger.
+   *
+   * @throws IllegalArgumentException naming the key, for a value that cannot be used
    */
   public static PhysicalIOConfiguration fromConfiguration(ConnectorConfiguration configuration) {
+    SettingValues values = SETTINGS.read(configuration);
     ConnectorConfiguration config = configuration.narrow(PREFIX);
-    long targetRequestSize =
-        config.getSize(TARGET_REQUEST_SIZE_KEY, DEFAULT.targetRequestSize, 1, MAX_REQUEST_SIZE);
-    double toleranceRatio =
-        config.getDouble(TOLERANCE_RATIO_KEY, DEFAULT.requestToleranceRatio, 1.0);
-    if (longestRequest(targetRequestSize, toleranceRatio) > MAX_REQUEST_SIZE) {
-      throw new IllegalArgumentException(
-          tooLong(config.fullKey(TARGET_REQUEST_SIZE_KEY), config.fullKey(TOLERANCE_RATIO_KEY)));
+    if (config.getString(MAX_REQUEST_SIZE_SETTING.key()).isEmpty()) {
+      long target = values.get(TARGET_REQUEST_SIZE);
+      long fitting = (long) (MAX_REQUEST_SIZE / values.get(REQUEST_TOLERANCE_RATIO));
+      long defaultMax =
+          Math.max(target, Math.min(MAX_REQUEST_SIZE_SETTING.defaultValue(), fitting));
+      values = values.with(MAX_REQUEST_SIZE_SETTING, defaultMax);
     }
-    long defaultMax =
-        Math.max(
-            targetRequestSize,
-            Math.min(DEFAULT.maxRequestSize, (long) (MAX_REQUEST_SIZE / toleranceRatio)));
-    long maxRequestSize = config.getSize(MAX_REQUEST_SIZE_KEY, defaultMax, 1, MAX_REQUEST_SIZE);
-    if (maxRequestSize < targetRequestSize) {
-      throw new IllegalArgumentException(
-          "'"
-              + config.fullKey(MAX_REQUEST_SIZE_KEY)
-              + "' must be at least '"
-              + config.fullKey(TARGET_REQUEST_SIZE_KEY)
-              + "' ("
-              + targetRequestSize
-              + " bytes), was "
-              + maxRequestSize);
-    }
-    if (longestRequest(maxRequestSize, toleranceRatio) > MAX_REQUEST_SIZE) {
-      throw new IllegalArgumentException(
-          tooLong(config.fullKey(MAX_REQUEST_SIZE_KEY), config.fullKey(TOLERANCE_RATIO_KEY)));
-    }
-    return new PhysicalIOConfiguration(
-        config.getSize("max.memory.limit", DEFAULT.maxMemoryLimit, 1),
-        config.getSize("readaheadbytes", DEFAULT.readAheadBytes, 1),
-        targetRequestSize,
-        maxRequestSize,
-        toleranceRatio,
-        config.getInt("metadata.cache.size", DEFAULT.metadataCacheSize, 1),
-        config.getPositiveDuration("metadata.cache.ttl", DEFAULT.metadataCacheTtl),
-        config.getPositiveDuration("read.timeout", DEFAULT.readTimeout),
-        config.getInt("fetch.threads", DEFAULT.fetchThreads, 1),
-        config.getString("request.coalesce.tolerance").filter("auto"::equalsIgnoreCase).isPresent()
-            ? AUTO_COALESCE
-            : config.getSize("request.coalesce.tolerance", DEFAULT.coalesceTolerance, 0));
+    checkRequestSizes(values, setting -> config.fullKey(setting.key()));
+    return new PhysicalIOConfiguration(values);
+  }
+
+  /** A builder starting from the defaults. */
+  public static Builder builder() {
+    return DEFAULT.toBuilder();
+  }
+
+  /** A builder starting from these settings. */
+  public Builder toBuilder() {
+    return new Builder(values);
+  }
+
+  /** Bytes held plus bytes in flight never exceed this. */
+  public long maxMemoryLimit() {
+    return values.get(MAX_MEMORY_LIMIT);
+  }
+
+  /** A missed read is widened to at least this many bytes. */
+  public long readAheadBytes() {
+    return values.get(READ_AHEAD_BYTES);
+  }
+
+  /**
+   * Longer GETs are split into parts of about this size, or larger ones when single GETs transfer
+   * fast (see {@link #maxRequestSize()}).
+   */
+  public long targetRequestSize() {
+    return values.get(TARGET_REQUEST_SIZE);
+  }
+
+  /**
+   * The largest size GETs are split into on a fast link, at least {@link #targetRequestSize()};
+   * equal to it, GETs are always split by the target size.
+   */
+  public long maxRequestSize() {
+    return values.get(MAX_REQUEST_SIZE_SETTING);
+  }
+
+  /** A GET up to its split size times this ratio is not split. */
+  public double requestToleranceRatio() {
+    return values.get(REQUEST_TOLERANCE_RATIO);
+  }
+
+  /** How many objects' metadata is kept. */
+  public int metadataCacheSize() {
+    return values.get(METADATA_CACHE_SIZE);
+  }
+
+  /** How long metadata is kept after it was fetched. */
+  public Duration metadataCacheTtl() {
+    return values.get(METADATA_CACHE_TTL);
+  }
+
+  /** The longest a read waits for bytes to arrive. */
+  public Duration readTimeout() {
+    return values.get(READ_TIMEOUT);
+  }
+
+  /** Threads that receive GET bodies, the most GETs in flight per factory. */
+  public int fetchThreads() {
+    return values.get(FETCH_THREADS);
+  }
+
+  /**
+   * Vectored ranges whose gap is at most this are read with one GET; {@link #AUTO_COALESCE} derives
+   * it from observed time to first byte and throughput.
+   */
+  public long coalesceTolerance() {
+    return values.get(COALESCE_TOLERANCE);
   }
 
   /**
@@ -157,33 +244,102 @@ public record PhysicalIOConfiguration(
    * of the memory limit (a GET's array is part of the bound), and never below the target size.
    */
   public long largestRequestSize() {
-    return Math.max(targetRequestSize, Math.min(maxRequestSize, maxMemoryLimit / 16));
+    return Math.max(targetRequestSize(), Math.min(maxRequestSize(), maxMemoryLimit() / 16));
   }
 
   /** These settings with another memory limit. */
   public PhysicalIOConfiguration withMaxMemoryLimit(long bytes) {
-    return new PhysicalIOConfiguration(
-        bytes,
-        readAheadBytes,
-        targetRequestSize,
-        maxRequestSize,
-        requestToleranceRatio,
-        metadataCacheSize,
-        metadataCacheTtl,
-        readTimeout,
-        fetchThreads,
-        coalesceTolerance);
+    return toBuilder().maxMemoryLimit(bytes).build();
   }
 
-  private static void requireAtLeast(String name, long value, long min) {
-    if (value < min) {
-      throw new IllegalArgumentException(name + " must be >= " + min + ", was " + value);
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof PhysicalIOConfiguration that && values.equals(that.values);
+  }
+
+  @Override
+  public int hashCode() {
+    return values.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "PhysicalIOConfiguration" + values;
+  }
+
+  /**
+   * Builds {@link PhysicalIOConfiguration}s; each method sets the setting of the same name, and
+   * refuses a value out of its range naming the key. Not thread-safe.
+   */
+  public static final class Builder {
+    private SettingValues values;
+
+    private Builder(SettingValues values) {
+      this.values = values;
     }
-  }
 
-  private static void requirePositive(String name, Duration value) {
-    if (value == null || value.isZero() || value.isNegative()) {
-      throw new IllegalArgumentException(name + " must be a positive duration, was " + value);
+    private <T> Builder set(Setting<T> setting, T value) {
+      values = values.with(setting, value);
+      return this;
+    }
+
+    /** See {@link PhysicalIOConfiguration#maxMemoryLimit()}. */
+    public Builder maxMemoryLimit(long bytes) {
+      return set(MAX_MEMORY_LIMIT, bytes);
+    }
+
+    /** See {@link PhysicalIOConfiguration#readAheadBytes()}. */
+    public Builder readAheadBytes(long bytes) {
+      return set(READ_AHEAD_BYTES, bytes);
+    }
+
+    /** See {@link PhysicalIOConfiguration#targetRequestSize()}. */
+    public Builder targetRequestSize(long bytes) {
+      return set(TARGET_REQUEST_SIZE, bytes);
+    }
+
+    /** See {@link PhysicalIOConfiguration#maxRequestSize()}. */
+    public Builder maxRequestSize(long bytes) {
+      return set(MAX_REQUEST_SIZE_SETTING, bytes);
+    }
+
+    /** See {@link PhysicalIOConfiguration#requestToleranceRatio()}. */
+    public Builder requestToleranceRatio(double ratio) {
+      return set(REQUEST_TOLERANCE_RATIO, ratio);
+    }
+
+    /** See {@link PhysicalIOConfiguration#metadataCacheSize()}. */
+    public Builder metadataCacheSize(int objects) {
+      return set(METADATA_CACHE_SIZE, objects);
+    }
+
+    /** See {@link PhysicalIOConfiguration#metadataCacheTtl()}. */
+    public Builder metadataCacheTtl(Duration ttl) {
+      return set(METADATA_CACHE_TTL, ttl);
+    }
+
+    /** See {@link PhysicalIOConfiguration#readTimeout()}. */
+    public Builder readTimeout(Duration timeout) {
+      return set(READ_TIMEOUT, timeout);
+    }
+
+    /** See {@link PhysicalIOConfiguration#fetchThreads()}. */
+    public Builder fetchThreads(int threads) {
+      return set(FETCH_THREADS, threads);
+    }
+
+    /** See {@link PhysicalIOConfiguration#coalesceTolerance()}. */
+    public Builder coalesceTolerance(long bytes) {
+      return set(COALESCE_TOLERANCE, bytes);
+    }
+
+    /**
+     * The settings.
+     *
+     * @throws IllegalArgumentException when the request sizes do not fit together
+     */
+    public PhysicalIOConfiguration build() {
+      return new PhysicalIOConfiguration(values);
     }
   }
 }

@@ -100,17 +100,18 @@ class DiskTierPropertyTest {
   private static PhysicalIO physicalIO(InMemoryObjectClient store, Path directory) {
     return new PhysicalIO(
         store,
-        new PhysicalIOConfiguration(
-            MEMORY_LIMIT,
-            16 * KIB,
-            48 * KIB,
-            48 * KIB,
-            1.25,
-            100,
-            Duration.ofMinutes(5),
-            Duration.ofMinutes(1),
-            3,
-            0),
+        PhysicalIOConfiguration.builder()
+            .maxMemoryLimit(MEMORY_LIMIT)
+            .readAheadBytes(16 * KIB)
+            .targetRequestSize(48 * KIB)
+            .maxRequestSize(48 * KIB)
+            .requestToleranceRatio(1.25)
+            .metadataCacheSize(100)
+            .metadataCacheTtl(Duration.ofMinutes(5))
+            .readTimeout(Duration.ofMinutes(1))
+            .fetchThreads(3)
+            .coalesceTolerance(0)
+            .build(),
         DiskCacheConfiguration.in(directory, 64L * KIB * KIB),
         new Metrics(),
         Ticker.system());

@@ -63,17 +63,18 @@ class DiskTierTest {
   private PhysicalIO physicalIO(Metrics metrics, long memoryLimit, DiskCacheConfiguration disk) {
     return new PhysicalIO(
         store,
-        new PhysicalIOConfiguration(
-            memoryLimit,
-            64 * 1024,
-            MIB,
-            MIB,
-            1.25,
-            100,
-            Duration.ofMinutes(5),
-            Duration.ofMinutes(1),
-            4,
-            0),
+        PhysicalIOConfiguration.builder()
+            .maxMemoryLimit(memoryLimit)
+            .readAheadBytes(64 * 1024)
+            .targetRequestSize(MIB)
+            .maxRequestSize(MIB)
+            .requestToleranceRatio(1.25)
+            .metadataCacheSize(100)
+            .metadataCacheTtl(Duration.ofMinutes(5))
+            .readTimeout(Duration.ofMinutes(1))
+            .fetchThreads(4)
+            .coalesceTolerance(0)
+            .build(),
         disk,
         metrics,
         Ticker.system());

@@ -31,17 +31,18 @@ class ObjectReaderTest {
   private final PhysicalIO physicalIO =
       new PhysicalIO(
           store,
-          new PhysicalIOConfiguration(
-              16 * MIB,
-              64 * 1024,
-              8 * MIB,
-              8 * MIB,
-              1.25,
-              100,
-              Duration.ofMinutes(5),
-              Duration.ofMinutes(1),
-              4,
-              0),
+          PhysicalIOConfiguration.builder()
+              .maxMemoryLimit(16 * MIB)
+              .readAheadBytes(64 * 1024)
+              .targetRequestSize(8 * MIB)
+              .maxRequestSize(8 * MIB)
+              .requestToleranceRatio(1.25)
+              .metadataCacheSize(100)
+              .metadataCacheTtl(Duration.ofMinutes(5))
+              .readTimeout(Duration.ofMinutes(1))
+              .fetchThreads(4)
+              .coalesceTolerance(0)
+              .build(),
           new Metrics(),
           Ticker.system());
 

@@ -44,17 +44,18 @@ class PhysicalIOConfigurationTest {
             "seekwell.physicalio.fetch.threads", "8",
             "seekwell.physicalio.request.coalesce.tolerance", "256KB");
     assertEquals(
-        new PhysicalIOConfiguration(
-            256L << 20,
-            128 << 10,
-            16 << 20,
-            32 << 20,
-            1.5,
-            50,
-            Duration.ofSeconds(30),
-            Duration.ofSeconds(45),
-            8,
-            256 << 10),
+        PhysicalIOConfiguration.builder()
+            .maxMemoryLimit(256L << 20)
+            .readAheadBytes(128 << 10)
+            .targetRequestSize(16 << 20)
+            .maxRequestSize(32 << 20)
+            .requestToleranceRatio(1.5)
+            .metadataCacheSize(50)
+            .metadataCacheTtl(Duration.ofSeconds(30))
+            .readTimeout(Duration.ofSeconds(45))
+            .fetchThreads(8)
+            .coalesceTolerance(256 << 10)
+            .build(),
         PhysicalIOConfiguration.fromConfiguration(ConnectorConfiguration.of(map, "seekwell.")));
   }
 
@@ -177,16 +178,17 @@ class PhysicalIOConfigurationTest {
     assertThrows(
         IllegalArgumentException.class,
         () ->
-            new PhysicalIOConfiguration(
-                1024,
-                1024,
-                PhysicalIOConfiguration.MAX_REQUEST_SIZE,
-                PhysicalIOConfiguration.MAX_REQUEST_SIZE,
-                1.25,
-                10,
-                Duration.ofMinutes(1),
-                Duration.ofMinutes(1),
-                1,
-                0));
+            PhysicalIOConfiguration.builder()
+                .maxMemoryLimit(1024)
+                .readAheadBytes(1024)
+                .targetRequestSize(PhysicalIOConfiguration.MAX_REQUEST_SIZE)
+                .maxRequestSize(PhysicalIOConfiguration.MAX_REQUEST_SIZE)
+                .requestToleranceRatio(1.25)
+                .metadataCacheSize(10)
+                .metadataCacheTtl(Duration.ofMinutes(1))
+                .readTimeout(Duration.ofMinutes(1))
+                .fetchThreads(1)
+                .coalesceTolerance(0)
+                .build());
   }
 }

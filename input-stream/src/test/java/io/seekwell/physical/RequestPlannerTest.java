@@ -101,17 +101,18 @@ class RequestPlannerTest {
       @ForAll @LongRange(max = 150) long windowStart,
       @ForAll @LongRange(min = 1, max = 100) long windowLength) {
     PhysicalIOConfiguration small =
-        new PhysicalIOConfiguration(
-            1 << 20,
-            1,
-            16,
-            16,
-            1.0,
-            10,
-            java.time.Duration.ofMinutes(1),
-            java.time.Duration.ofMinutes(1),
-            1,
-            1 << 20);
+        PhysicalIOConfiguration.builder()
+            .maxMemoryLimit(1 << 20)
+            .readAheadBytes(1)
+            .targetRequestSize(16)
+            .maxRequestSize(16)
+            .requestToleranceRatio(1.0)
+            .metadataCacheSize(10)
+            .metadataCacheTtl(java.time.Duration.ofMinutes(1))
+            .readTimeout(java.time.Duration.ofMinutes(1))
+            .fetchThreads(1)
+            .coalesceTolerance(1 << 20)
+            .build();
     RequestPlanner planner = new RequestPlanner(small, small::targetRequestSize);
     List<ByteRange> held = new ArrayList<>();
     long nextFree = 0;
