@@ -1,28 +1,54 @@
 package io.seekwell;
 
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.config.Setting;
+import io.seekwell.common.config.SettingGroup;
 import io.seekwell.logical.LogicalIOConfiguration;
 
 /**
- * How far ahead announced objects are prefetched ({@code logicalio.announced.}): at most {@code
- * maxFiles} objects ({@code prefetch.files}, 16) and {@code maxBytes} ({@code prefetch.size}, 64
- * MiB, at most a quarter of the memory limit) ahead of the last one opened; objects up to {@code
- * smallObjectSize} (the small-object threshold) whole, larger ones their last {@code tailSize}
- * bytes ({@code prefetch.tail.size}, 1 MiB + 32 KiB, as the Parquet footer prefetch). Immutable.
+ * How far ahead announced objects are prefetched ({@code logicalio.announced.}, each key declared
+ * once in {@link #SETTINGS}): at most {@code maxFiles} objects and {@code maxBytes} (at most a
+ * quarter of the memory limit) ahead of the last one opened; objects up to {@code smallObjectSize}
+ * (the small-object threshold) whole, larger ones their last {@code tailSize} bytes. Immutable.
  */
 record AnnouncementSettings(int maxFiles, long maxBytes, long tailSize, long smallObjectSize) {
 
   private static final long KIB = 1024;
   private static final long MIB = 1024 * KIB;
 
+  private static final Setting<Integer> FILES =
+      Setting.count(
+          "prefetch.files",
+          16,
+          0,
+          "objects of an [announcement](streams.md#announced-objects) prefetched ahead of the last"
+              + " one opened, at most");
+  private static final Setting<Long> SIZE =
+      Setting.size(
+          "prefetch.size",
+          64 * MIB,
+          0,
+          "bytes of announced objects prefetched ahead of the last one opened, at most");
+  private static final Setting<Long> TAIL_SIZE =
+      Setting.size(
+              "prefetch.tail.size",
+              MIB + 32 * KIB,
+              1,
+              "of an announced object larger than `logicalio.small.object.size.threshold`, the end"
+                  + " prefetched")
+          .describingDefault("1 MiB + 32 KiB");
+
+  /** The settings of announcements, under {@code logicalio.announced.}. */
+  static final SettingGroup SETTINGS =
+      SettingGroup.of(LogicalIOConfiguration.PREFIX + "announced.", FILES, SIZE, TAIL_SIZE);
+
   static AnnouncementSettings of(S3SeekableInputStreamConfiguration configuration) {
-    ConnectorConfiguration keys =
-        configuration.rawConfiguration().narrow(LogicalIOConfiguration.PREFIX + "announced.");
+    ConnectorConfiguration keys = configuration.rawConfiguration().narrow(SETTINGS.prefix());
     long memoryLimit = configuration.physicalIO().maxMemoryLimit();
     return new AnnouncementSettings(
-        keys.getInt("prefetch.files", 16, 0),
-        Math.min(keys.getSize("prefetch.size", 64 * MIB, 0), memoryLimit / 4),
-        keys.getSize("prefetch.tail.size", MIB + 32 * KIB, 1),
+        FILES.read(keys),
+        Math.min(SIZE.read(keys), memoryLimit / 4),
+        TAIL_SIZE.read(keys),
         configuration.logicalIO().smallObjectThreshold());
   }
 }

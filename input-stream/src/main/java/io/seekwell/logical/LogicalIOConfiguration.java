@@ -1,13 +1,14 @@
 package io.seekwell.logical;
 
 import io.seekwell.common.config.ConnectorConfiguration;
-import java.util.Arrays;
+import io.seekwell.common.config.Setting;
+import io.seekwell.common.config.SettingGroup;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * What the logical IO layer reads ahead. Immutable and thread-safe. Every key and default is listed
- * in {@code docs/configuration.md}.
+ * What the logical IO layer reads ahead. Immutable and thread-safe. Each key is declared once below
+ * ({@link #SETTINGS}) and listed in {@code docs/configuration.md}.
  *
  * @param smallObjectPrefetch whether objects up to {@code smallObjectThreshold} are fetched whole
  * @param smallObjectThreshold objects up to this size are fetched whole with one GET at open
@@ -29,10 +30,58 @@ public record LogicalIOConfiguration(
 
   private static final long MIB = 1024 * 1024;
 
+  private static final Setting<Boolean> SMALL_OBJECT_PREFETCH =
+      Setting.flag(
+          "small.object.prefetch",
+          true,
+          "fetch objects up to the threshold whole, with one GET, when a stream opens");
+  private static final Setting<Long> SMALL_OBJECT_THRESHOLD =
+      Setting.size("small.object.size.threshold", 8 * MIB, 0, "the largest object fetched whole");
+  private static final Setting<Boolean> SEQUENTIAL_PREFETCH =
+      Setting.flag(
+          "sequentialprefetch.enabled", true, "give sequential reads a sliding read-ahead window");
+  private static final Setting<Long> SEQUENTIAL_INITIAL_SIZE =
+      Setting.size(
+          "sequentialprefetch.initial.size",
+          2 * MIB,
+          1,
+          "the window's first size, and its first request");
+  private static final Setting<Long> SEQUENTIAL_MAX_SIZE =
+      Setting.size(
+          "sequentialprefetch.max.size",
+          128 * MIB,
+          1,
+          "the most bytes the window asks for ahead of the reader");
+  private static final Setting<List<String>> SEQUENTIAL_SUFFIXES =
+      Setting.list(
+          "sequential.suffixes",
+          List.of(".csv", ".json", ".jsonl", ".txt"),
+          "keys ending with one of these (any case, matched literally) are read sequentially from"
+              + " their first read");
+
+  /**
+   * The core settings under {@link #PREFIX}; format plug-ins declare their own under {@code
+   * logicalio.NAME.}.
+   */
+  public static final SettingGroup SETTINGS =
+      SettingGroup.of(
+          PREFIX,
+          SMALL_OBJECT_PREFETCH,
+          SMALL_OBJECT_THRESHOLD,
+          SEQUENTIAL_PREFETCH,
+          SEQUENTIAL_INITIAL_SIZE,
+          SEQUENTIAL_MAX_SIZE,
+          SEQUENTIAL_SUFFIXES);
+
   /** The defaults. */
   public static final LogicalIOConfiguration DEFAULT =
       new LogicalIOConfiguration(
-          true, 8 * MIB, true, 2 * MIB, 128 * MIB, List.of(".csv", ".json", ".jsonl", ".txt"));
+          SMALL_OBJECT_PREFETCH.defaultValue(),
+          SMALL_OBJECT_THRESHOLD.defaultValue(),
+          SEQUENTIAL_PREFETCH.defaultValue(),
+          SEQUENTIAL_INITIAL_SIZE.defaultValue(),
+          SEQUENTIAL_MAX_SIZE.defaultValue(),
+          SEQUENTIAL_SUFFIXES.defaultValue());
 
   /** No read-ahead of any kind: every GET is one a read asked for. */
   public static final LogicalIOConfiguration OFF =
@@ -40,40 +89,27 @@ public record LogicalIOConfiguration(
 
   /** Validates the settings. */
   public LogicalIOConfiguration {
-    if (smallObjectThreshold < 0) {
-      throw new IllegalArgumentException(
-          "smallObjectThreshold must be >= 0, was " + smallObjectThreshold);
-    }
-    if (sequentialInitialSize < 1 || sequentialMaxSize < sequentialInitialSize) {
-      throw new IllegalArgumentException(
-          "Sequential prefetch sizes must satisfy 1 <= initial <= max, were "
-              + sequentialInitialSize
-              + " and "
-              + sequentialMaxSize);
-    }
+    SETTINGS.check(SMALL_OBJECT_THRESHOLD, smallObjectThreshold);
+    SETTINGS.check(SEQUENTIAL_INITIAL_SIZE, sequentialInitialSize);
+    SETTINGS.check(atLeast(sequentialInitialSize), sequentialMaxSize);
     sequentialSuffixes = sequentialSuffixes.stream().map(s -> s.toLowerCase(Locale.ROOT)).toList();
+  }
+
+  /** The window's largest size, which may not be below its first size. */
+  private static Setting<Long> atLeast(long initialSize) {
+    return SEQUENTIAL_MAX_SIZE.allowing(max -> max >= initialSize, "at least " + initialSize);
   }
 
   /** Reads the settings under {@code logicalio.}; unset keys get defaults. */
   public static LogicalIOConfiguration fromConfiguration(ConnectorConfiguration configuration) {
     ConnectorConfiguration config = configuration.narrow(PREFIX);
-    long initial =
-        config.getSize("sequentialprefetch.initial.size", DEFAULT.sequentialInitialSize, 1);
-    long max = config.getSize("sequentialprefetch.max.size", DEFAULT.sequentialMaxSize, initial);
+    long initial = SEQUENTIAL_INITIAL_SIZE.read(config);
     return new LogicalIOConfiguration(
-        config.getBoolean("small.object.prefetch", DEFAULT.smallObjectPrefetch),
-        config.getSize("small.object.size.threshold", DEFAULT.smallObjectThreshold, 0),
-        config.getBoolean("sequentialprefetch.enabled", DEFAULT.sequentialPrefetch),
+        SMALL_OBJECT_PREFETCH.read(config),
+        SMALL_OBJECT_THRESHOLD.read(config),
+        SEQUENTIAL_PREFETCH.read(config),
         initial,
-        max,
-        config
-            .getString("sequential.suffixes")
-            .map(LogicalIOConfiguration::suffixes)
-            .orElse(DEFAULT.sequentialSuffixes));
-  }
-
-  /** A comma-separated list of key suffixes, such as {@code .csv,.json}. */
-  static List<String> suffixes(String text) {
-    return Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        atLeast(initial).read(config),
+        SEQUENTIAL_SUFFIXES.read(config));
   }
 }

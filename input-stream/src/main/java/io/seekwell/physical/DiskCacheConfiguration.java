@@ -1,9 +1,10 @@
 package io.seekwell.physical;
 
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.config.Setting;
+import io.seekwell.common.config.SettingGroup;
 import io.seekwell.common.object.ObjectLocation;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -11,7 +12,8 @@ import java.util.Optional;
 /**
  * The local disk tier below the block cache: where it keeps bytes, how many, and which objects
  * besides those a caller declares immutable may use it. Off unless a directory is set. Immutable
- * and thread-safe. Every key is listed in {@code docs/configuration.md}.
+ * and thread-safe. Each key is declared once below ({@link #SETTINGS}) and listed in {@code
+ * docs/configuration.md}.
  *
  * @param directory where cached bytes are kept; empty for no disk tier
  * @param maxSize the most bytes of cached objects kept in the directory
@@ -28,31 +30,55 @@ public record DiskCacheConfiguration(
   /** The settings' part of the key space. */
   public static final String PREFIX = "physicalio.disk.cache.";
 
-  private static final String PREFIXES_KEY = "immutable.prefixes";
-
   /** The smallest bound: a few of the tier's 64 KiB granules must fit. */
   public static final long MIN_SIZE = 1024 * 1024;
 
+  private static final String S3 = "s3://";
+
+  private static final Setting<Optional<String>> DIRECTORY =
+      Setting.text(
+              "dir",
+              "the local directory where bytes of immutable objects are kept across streams,"
+                  + " factories and restarts")
+          .describingDefault("none (off)");
+  private static final Setting<Long> MAX_SIZE =
+      Setting.size(
+          "max.size", 10L << 30, MIN_SIZE, "the most bytes of objects kept in the directory");
+  private static final Setting<Boolean> SCANS =
+      Setting.flag(
+          "scans",
+          false,
+          "whether bytes read ahead for a stream that scans an object longer than a quarter of"
+              + " `physicalio.max.memory.limit`");
+  private static final Setting<List<String>> IMMUTABLE_PREFIXES =
+      Setting.list(
+              "immutable.prefixes",
+              List.of(),
+              "every object under these prefixes is taken as written once and never changed")
+          .allowing(
+              prefixes ->
+                  prefixes.stream()
+                      .allMatch(prefix -> prefix.startsWith(S3) && prefix.length() > S3.length()),
+              "s3://bucket/prefix locations")
+          .describingDefault("none");
+
+  /** Every setting of the disk tier, under {@link #PREFIX}. */
+  public static final SettingGroup SETTINGS =
+      SettingGroup.of(PREFIX, DIRECTORY, MAX_SIZE, SCANS, IMMUTABLE_PREFIXES);
+
   /** No disk tier. */
   public static final DiskCacheConfiguration OFF =
-      new DiskCacheConfiguration(Optional.empty(), 10L << 30, List.of(), false);
+      new DiskCacheConfiguration(
+          Optional.empty(),
+          MAX_SIZE.defaultValue(),
+          IMMUTABLE_PREFIXES.defaultValue(),
+          SCANS.defaultValue());
 
   /** Validates the settings. */
   public DiskCacheConfiguration {
     Objects.requireNonNull(directory, "directory");
-    immutablePrefixes = List.copyOf(immutablePrefixes);
-    if (maxSize < MIN_SIZE) {
-      throw new IllegalArgumentException(
-          "'" + PREFIX + "max.size' must be at least " + MIN_SIZE + " bytes, was " + maxSize);
-    }
-    immutablePrefixes.forEach(prefix -> checkPrefix(prefix, PREFIX + PREFIXES_KEY));
-  }
-
-  private static void checkPrefix(String prefix, String key) {
-    if (!prefix.startsWith("s3://") || prefix.length() <= "s3://".length()) {
-      throw new IllegalArgumentException(
-          "'" + key + "' takes s3://bucket/prefix locations, was '" + prefix + "'");
-    }
+    SETTINGS.check(MAX_SIZE, maxSize);
+    immutablePrefixes = SETTINGS.check(IMMUTABLE_PREFIXES, List.copyOf(immutablePrefixes));
   }
 
   /** A disk tier in {@code directory} keeping at most {@code maxSize} bytes. */
@@ -73,22 +99,11 @@ public record DiskCacheConfiguration(
   /** Reads the settings under {@code physicalio.disk.cache.}; unset keys get defaults. */
   public static DiskCacheConfiguration fromConfiguration(ConnectorConfiguration configuration) {
     ConnectorConfiguration config = configuration.narrow(PREFIX);
-    Optional<Path> directory =
-        config.getString("dir").map(String::trim).filter(dir -> !dir.isEmpty()).map(Path::of);
-    long maxSize = config.getSize("max.size", OFF.maxSize, MIN_SIZE);
-    List<String> prefixes =
-        config
-            .getString(PREFIXES_KEY)
-            .map(
-                list ->
-                    Arrays.stream(list.split(","))
-                        .map(String::trim)
-                        .filter(prefix -> !prefix.isEmpty())
-                        .toList())
-            .orElse(List.of());
-    prefixes.forEach(prefix -> checkPrefix(prefix, config.fullKey(PREFIXES_KEY)));
     return new DiskCacheConfiguration(
-        directory, maxSize, prefixes, config.getBoolean("scans", OFF.scans));
+        DIRECTORY.read(config).map(Path::of),
+        MAX_SIZE.read(config),
+        IMMUTABLE_PREFIXES.read(config),
+        SCANS.read(config));
   }
 
   /** Whether a disk tier is configured. */

@@ -71,6 +71,16 @@ public final class SettingGroup {
     return new SettingValues(this, values);
   }
 
+  /**
+   * {@code value}, if {@code setting} allows it: for configuration records that take their values
+   * in code rather than from a map.
+   *
+   * @throws IllegalArgumentException naming the setting's full key and what it allows
+   */
+  public <T> T check(Setting<T> setting, T value) {
+    return setting.check(fullKey(setting), value);
+  }
+
   /** Whether {@code setting} is one of this group's. */
   boolean declares(Setting<?> setting) {
     return settings.contains(setting);

@@ -40,7 +40,7 @@ public final class SettingValues {
       throw new IllegalArgumentException(setting + " is not a setting of " + group);
     }
     Map<Setting<?>, Object> changed = new LinkedHashMap<>(values);
-    changed.put(setting, setting.check(group.fullKey(setting), value));
+    changed.put(setting, group.check(setting, value));
     return new SettingValues(group, changed);
   }
 
