@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.testing.ConfigurationReference;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -136,5 +138,10 @@ class ObjectClientConfigurationTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> ObjectClientConfiguration.builder().stallFloor(Duration.ZERO).build());
+  }
+
+  @Test
+  void theReferenceListsTheSettingsAsDeclared() {
+    assertEquals(List.of(), ConfigurationReference.mismatches(ObjectClientConfiguration.SETTINGS));
   }
 }

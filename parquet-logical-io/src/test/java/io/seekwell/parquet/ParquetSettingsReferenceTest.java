@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.testing.ConfigurationReference;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -25,5 +26,13 @@ class ParquetSettingsReferenceTest {
                 ParquetSettings.fromConfiguration(
                     ConnectorConfiguration.of(Map.of(key, value)).narrow(PREFIX)),
                 key));
+  }
+
+  @Test
+  void theReferenceListsTheSettingsAsDeclared() {
+    // The suffixes are the plug-in selector's.
+    assertEquals(
+        List.of(),
+        ConfigurationReference.mismatches(ParquetSettings.SETTINGS, PREFIX + "suffixes"));
   }
 }
