@@ -309,21 +309,22 @@ class PhysicalIOBehaviourTest {
     assertEquals(gets, store.gets().size());
   }
 
+  /** A memory limit of 1 MiB, GETs split by 8 MiB, ten objects' metadata, four fetch threads. */
+  private static PhysicalIOConfiguration.Builder oneMebibyte() {
+    return PhysicalIOConfiguration.builder()
+        .maxMemoryLimit(MIB)
+        .maxRequestSize(8 * MIB)
+        .metadataCacheSize(10)
+        .fetchThreads(4);
+  }
+
   @Test
   void metadataExpiresAfterItsTimeToLive() throws Exception {
     put("a", 100, 13);
     factory(
-        PhysicalIOConfiguration.builder()
-            .maxMemoryLimit(MIB)
-            .readAheadBytes(64 * KIB)
-            .targetRequestSize(8 * MIB)
-            .maxRequestSize(8 * MIB)
-            .requestToleranceRatio(1.25)
-            .metadataCacheSize(10)
+        oneMebibyte()
             .metadataCacheTtl(Duration.ofMillis(200))
             .readTimeout(Duration.ofMinutes(1))
-            .fetchThreads(4)
-            .coalesceTolerance(1 << 20)
             .build());
     factory.createStream(S3URI.of("bucket", "a")).close();
     factory.createStream(S3URI.of("bucket", "a")).close();
@@ -340,17 +341,9 @@ class PhysicalIOBehaviourTest {
   void aReadThatGetsNoBytesInTimeFails() throws Exception {
     put("a", 100_000, 14);
     factory(
-        PhysicalIOConfiguration.builder()
-            .maxMemoryLimit(MIB)
-            .readAheadBytes(64 * KIB)
-            .targetRequestSize(8 * MIB)
-            .maxRequestSize(8 * MIB)
-            .requestToleranceRatio(1.25)
-            .metadataCacheSize(10)
+        oneMebibyte()
             .metadataCacheTtl(Duration.ofMinutes(1))
             .readTimeout(Duration.ofMillis(300))
-            .fetchThreads(4)
-            .coalesceTolerance(1 << 20)
             .build());
     controllable.hangGets(ObjectLocation.of("bucket", "a"));
     try (S3SeekableInputStream stream = factory.createStream(S3URI.of("bucket", "a"))) {

@@ -104,12 +104,10 @@ class StreamModelPropertyTest {
         .readAheadBytes(4096)
         .targetRequestSize(8192)
         .maxRequestSize(8192)
-        .requestToleranceRatio(1.25)
         .metadataCacheSize(100)
         .metadataCacheTtl(Duration.ofMinutes(1))
         .readTimeout(Duration.ofSeconds(30))
         .fetchThreads(4)
-        .coalesceTolerance(1 << 20)
         .build();
   }
 

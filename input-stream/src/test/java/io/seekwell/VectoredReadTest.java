@@ -206,15 +206,10 @@ class VectoredReadTest {
             .physicalIO(
                 PhysicalIOConfiguration.builder()
                     .maxMemoryLimit(memoryLimit)
-                    .readAheadBytes(64 * KIB)
-                    .targetRequestSize(8 * MIB)
                     .maxRequestSize(8 * MIB)
-                    .requestToleranceRatio(1.25)
                     .metadataCacheSize(100)
-                    .metadataCacheTtl(Duration.ofMinutes(5))
                     .readTimeout(readTimeout)
                     .fetchThreads(8)
-                    .coalesceTolerance(MIB)
                     .build())
             .logicalIO(LogicalIOConfiguration.OFF)
             .build());

@@ -1,6 +1,7 @@
 package io.seekwell.physical;
 
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.config.DeclaredConfiguration;
 import io.seekwell.common.config.Setting;
 import io.seekwell.common.config.SettingGroup;
 import io.seekwell.common.config.SettingValues;
@@ -12,7 +13,7 @@ import java.util.function.Function;
  * declared once below ({@link #SETTINGS}) and listed in {@code docs/configuration.md}; start from
  * {@link #DEFAULT} and change settings with {@link #toBuilder()} or {@link #withMaxMemoryLimit}.
  */
-public final class PhysicalIOConfiguration {
+public final class PhysicalIOConfiguration extends DeclaredConfiguration {
 
   /** The settings' part of the key space. */
   public static final String PREFIX = "physicalio.";
@@ -104,11 +105,9 @@ public final class PhysicalIOConfiguration {
   public static final PhysicalIOConfiguration DEFAULT =
       new PhysicalIOConfiguration(SETTINGS.defaults());
 
-  private final SettingValues values;
-
   private PhysicalIOConfiguration(SettingValues values) {
+    super(values);
     checkRequestSizes(values, SETTINGS::fullKey);
-    this.values = values;
   }
 
   /**
@@ -177,17 +176,17 @@ public final class PhysicalIOConfiguration {
 
   /** A builder starting from these settings. */
   public Builder toBuilder() {
-    return new Builder(values);
+    return new Builder(values());
   }
 
   /** Bytes held plus bytes in flight never exceed this. */
   public long maxMemoryLimit() {
-    return values.get(MAX_MEMORY_LIMIT);
+    return get(MAX_MEMORY_LIMIT);
   }
 
   /** A missed read is widened to at least this many bytes. */
   public long readAheadBytes() {
-    return values.get(READ_AHEAD_BYTES);
+    return get(READ_AHEAD_BYTES);
   }
 
   /**
@@ -195,7 +194,7 @@ public final class PhysicalIOConfiguration {
    * fast (see {@link #maxRequestSize()}).
    */
   public long targetRequestSize() {
-    return values.get(TARGET_REQUEST_SIZE);
+    return get(TARGET_REQUEST_SIZE);
   }
 
   /**
@@ -203,32 +202,32 @@ public final class PhysicalIOConfiguration {
    * equal to it, GETs are always split by the target size.
    */
   public long maxRequestSize() {
-    return values.get(MAX_REQUEST_SIZE_SETTING);
+    return get(MAX_REQUEST_SIZE_SETTING);
   }
 
   /** A GET up to its split size times this ratio is not split. */
   public double requestToleranceRatio() {
-    return values.get(REQUEST_TOLERANCE_RATIO);
+    return get(REQUEST_TOLERANCE_RATIO);
   }
 
   /** How many objects' metadata is kept. */
   public int metadataCacheSize() {
-    return values.get(METADATA_CACHE_SIZE);
+    return get(METADATA_CACHE_SIZE);
   }
 
   /** How long metadata is kept after it was fetched. */
   public Duration metadataCacheTtl() {
-    return values.get(METADATA_CACHE_TTL);
+    return get(METADATA_CACHE_TTL);
   }
 
   /** The longest a read waits for bytes to arrive. */
   public Duration readTimeout() {
-    return values.get(READ_TIMEOUT);
+    return get(READ_TIMEOUT);
   }
 
   /** Threads that receive GET bodies, the most GETs in flight per factory. */
   public int fetchThreads() {
-    return values.get(FETCH_THREADS);
+    return get(FETCH_THREADS);
   }
 
   /**
@@ -236,7 +235,7 @@ public final class PhysicalIOConfiguration {
    * it from observed time to first byte and throughput.
    */
   public long coalesceTolerance() {
-    return values.get(COALESCE_TOLERANCE);
+    return get(COALESCE_TOLERANCE);
   }
 
   /**
@@ -252,35 +251,14 @@ public final class PhysicalIOConfiguration {
     return toBuilder().maxMemoryLimit(bytes).build();
   }
 
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof PhysicalIOConfiguration that && values.equals(that.values);
-  }
-
-  @Override
-  public int hashCode() {
-    return values.hashCode();
-  }
-
-  @Override
-  public String toString() {
-    return "PhysicalIOConfiguration" + values;
-  }
-
   /**
    * Builds {@link PhysicalIOConfiguration}s; each method sets the setting of the same name, and
    * refuses a value out of its range naming the key. Not thread-safe.
    */
-  public static final class Builder {
-    private SettingValues values;
+  public static final class Builder extends DeclaredConfiguration.Builder<Builder> {
 
     private Builder(SettingValues values) {
-      this.values = values;
-    }
-
-    private <T> Builder set(Setting<T> setting, T value) {
-      values = values.with(setting, value);
-      return this;
+      super(values);
     }
 
     /** See {@link PhysicalIOConfiguration#maxMemoryLimit()}. */
@@ -339,7 +317,7 @@ public final class PhysicalIOConfiguration {
      * @throws IllegalArgumentException when the request sizes do not fit together
      */
     public PhysicalIOConfiguration build() {
-      return new PhysicalIOConfiguration(values);
+      return new PhysicalIOConfiguration(values());
     }
   }
 }

@@ -65,12 +65,9 @@ class DiskTierTest {
         store,
         PhysicalIOConfiguration.builder()
             .maxMemoryLimit(memoryLimit)
-            .readAheadBytes(64 * 1024)
             .targetRequestSize(MIB)
             .maxRequestSize(MIB)
-            .requestToleranceRatio(1.25)
             .metadataCacheSize(100)
-            .metadataCacheTtl(Duration.ofMinutes(5))
             .readTimeout(Duration.ofMinutes(1))
             .fetchThreads(4)
             .coalesceTolerance(0)

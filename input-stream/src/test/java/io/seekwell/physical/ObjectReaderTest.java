@@ -33,12 +33,8 @@ class ObjectReaderTest {
           store,
           PhysicalIOConfiguration.builder()
               .maxMemoryLimit(16 * MIB)
-              .readAheadBytes(64 * 1024)
-              .targetRequestSize(8 * MIB)
               .maxRequestSize(8 * MIB)
-              .requestToleranceRatio(1.25)
               .metadataCacheSize(100)
-              .metadataCacheTtl(Duration.ofMinutes(5))
               .readTimeout(Duration.ofMinutes(1))
               .fetchThreads(4)
               .coalesceTolerance(0)

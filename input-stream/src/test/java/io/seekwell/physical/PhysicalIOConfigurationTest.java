@@ -183,7 +183,6 @@ class PhysicalIOConfigurationTest {
                 .readAheadBytes(1024)
                 .targetRequestSize(PhysicalIOConfiguration.MAX_REQUEST_SIZE)
                 .maxRequestSize(PhysicalIOConfiguration.MAX_REQUEST_SIZE)
-                .requestToleranceRatio(1.25)
                 .metadataCacheSize(10)
                 .metadataCacheTtl(Duration.ofMinutes(1))
                 .readTimeout(Duration.ofMinutes(1))

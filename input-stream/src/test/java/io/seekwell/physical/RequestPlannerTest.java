@@ -111,7 +111,6 @@ class RequestPlannerTest {
             .metadataCacheTtl(java.time.Duration.ofMinutes(1))
             .readTimeout(java.time.Duration.ofMinutes(1))
             .fetchThreads(1)
-            .coalesceTolerance(1 << 20)
             .build();
     RequestPlanner planner = new RequestPlanner(small, small::targetRequestSize);
     List<ByteRange> held = new ArrayList<>();

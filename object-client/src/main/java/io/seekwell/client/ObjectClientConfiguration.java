@@ -1,6 +1,7 @@
 package io.seekwell.client;
 
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.config.DeclaredConfiguration;
 import io.seekwell.common.config.Setting;
 import io.seekwell.common.config.SettingGroup;
 import io.seekwell.common.config.SettingValues;
@@ -12,7 +13,7 @@ import java.time.Duration;
  * once below ({@link #SETTINGS}); {@code docs/configuration.md} lists them, and {@code
  * docs/object-client.md} gives the reasoning behind the hedging and stall defaults.
  */
-public final class ObjectClientConfiguration {
+public final class ObjectClientConfiguration extends DeclaredConfiguration {
 
   /** The settings' part of the key space. */
   public static final String PREFIX = "client.";
@@ -95,10 +96,8 @@ public final class ObjectClientConfiguration {
   private static final ObjectClientConfiguration DEFAULTS =
       new ObjectClientConfiguration(SETTINGS.defaults());
 
-  private final SettingValues values;
-
   private ObjectClientConfiguration(SettingValues values) {
-    this.values = values;
+    super(values);
   }
 
   /** The defaults listed in {@code docs/configuration.md}. */
@@ -113,7 +112,7 @@ public final class ObjectClientConfiguration {
 
   /** A builder starting from these settings. */
   public Builder toBuilder() {
-    return new Builder(values);
+    return new Builder(values());
   }
 
   /**
@@ -127,37 +126,37 @@ public final class ObjectClientConfiguration {
 
   /** Attempts per request, the first one included (1 = no retries). */
   public int maxAttempts() {
-    return values.get(MAX_ATTEMPTS);
+    return get(MAX_ATTEMPTS);
   }
 
   /** The backoff base. */
   public Duration baseDelay() {
-    return values.get(BASE_DELAY);
+    return get(BASE_DELAY);
   }
 
   /** The backoff cap. */
   public Duration maxDelay() {
-    return values.get(MAX_DELAY);
+    return get(MAX_DELAY);
   }
 
   /** No retry, resume or hedge starts later than this after a request's first attempt. */
   public Duration retryDeadline() {
-    return values.get(RETRY_DEADLINE);
+    return get(RETRY_DEADLINE);
   }
 
   /** To open a connection. */
   public Duration connectTimeout() {
-    return values.get(CONNECT_TIMEOUT);
+    return get(CONNECT_TIMEOUT);
   }
 
   /** From sending a request to its response headers; the ceiling of the hedge deadline. */
   public Duration firstByteTimeout() {
-    return values.get(FIRST_BYTE_TIMEOUT);
+    return get(FIRST_BYTE_TIMEOUT);
   }
 
   /** The longest pause between two body bytes; the ceiling of the stall deadline. */
   public Duration readIdleTimeout() {
-    return values.get(READ_IDLE_TIMEOUT);
+    return get(READ_IDLE_TIMEOUT);
   }
 
   /**
@@ -166,7 +165,7 @@ public final class ObjectClientConfiguration {
    * a blocking S3 client. Requests over it wait in Seekwell, not in the HTTP client.
    */
   public int maxConnections() {
-    return values.get(MAX_CONNECTIONS);
+    return get(MAX_CONNECTIONS);
   }
 
   /**
@@ -174,7 +173,7 @@ public final class ObjectClientConfiguration {
    * making progress is always finished. Independent of retries.
    */
   public int resumeMaxAttempts() {
-    return values.get(RESUME_MAX_ATTEMPTS);
+    return get(RESUME_MAX_ATTEMPTS);
   }
 
   /**
@@ -182,22 +181,22 @@ public final class ObjectClientConfiguration {
    * headers; past that, the oldest is abandoned for each new copy (0 = no hedging).
    */
   public int hedgeMaxCopies() {
-    return values.get(HEDGE_MAX_COPIES);
+    return get(HEDGE_MAX_COPIES);
   }
 
   /** The hedge deadline is never shorter than this. */
   public Duration hedgeFloor() {
-    return values.get(HEDGE_FLOOR);
+    return get(HEDGE_FLOOR);
   }
 
   /** Hedges that do not answer first may be at most this share of GETs (plus a small burst). */
   public double hedgeBudget() {
-    return values.get(HEDGE_BUDGET);
+    return get(HEDGE_BUDGET);
   }
 
   /** A body is cut as stalled only after at least this long without a byte. */
   public Duration stallFloor() {
-    return values.get(STALL_FLOOR);
+    return get(STALL_FLOOR);
   }
 
   /**
@@ -205,7 +204,7 @@ public final class ObjectClientConfiguration {
    * when the store throttles, and grows back towards it while requests succeed.
    */
   public int concurrencyMax() {
-    return values.get(CONCURRENCY_MAX);
+    return get(CONCURRENCY_MAX);
   }
 
   /**
@@ -234,35 +233,14 @@ public final class ObjectClientConfiguration {
     return toBuilder().baseDelay(base).maxDelay(cap).build();
   }
 
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof ObjectClientConfiguration that && values.equals(that.values);
-  }
-
-  @Override
-  public int hashCode() {
-    return values.hashCode();
-  }
-
-  @Override
-  public String toString() {
-    return "ObjectClientConfiguration" + values;
-  }
-
   /**
    * Builds {@link ObjectClientConfiguration}s; each method sets the setting of the same name, and
    * refuses a value out of its range naming the key. Not thread-safe.
    */
-  public static final class Builder {
-    private SettingValues values;
+  public static final class Builder extends DeclaredConfiguration.Builder<Builder> {
 
     private Builder(SettingValues values) {
-      this.values = values;
-    }
-
-    private <T> Builder set(Setting<T> setting, T value) {
-      values = values.with(setting, value);
-      return this;
+      super(values);
     }
 
     /** See {@link ObjectClientConfiguration#maxAttempts()}. */
@@ -337,7 +315,7 @@ public final class ObjectClientConfiguration {
 
     /** The settings, each already checked against its range. */
     public ObjectClientConfiguration build() {
-      return new ObjectClientConfiguration(values);
+      return new ObjectClientConfiguration(values());
     }
   }
 }

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class SettingGroupTest {
 
@@ -66,34 +68,27 @@ class SettingGroupTest {
     assertEquals(Optional.of("/tmp/cache"), read.get(DIR));
   }
 
-  @Test
-  void aBadValueNamesTheFullKeyAndTheRange() {
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = ';',
+      value = {
+        "retry.attempts; 0; at least 1",
+        "buffer; 2MB; at most 1048576 bytes",
+        "buffer; lots; a size such as 65536, 64KB or 8MiB",
+        "share; 1.5; at most 1",
+        "share; -1; a number of at least 0.0",
+        "wait; 0s; a duration greater than zero",
+        "names; '.a,.b'; no .b"
+      })
+  void aBadValueNamesTheFullKeyAndTheRange(String key, String value, String expected) {
     assertEquals(
-        "Invalid value '0' for configuration key 'seekwell.test.retry.attempts': expected at"
-            + " least 1",
-        refusal("retry.attempts", "0"));
-    assertEquals(
-        "Invalid value '2MB' for configuration key 'seekwell.test.buffer': expected at most"
-            + " 1048576 bytes",
-        refusal("buffer", "2MB"));
-    assertEquals(
-        "Invalid value 'lots' for configuration key 'seekwell.test.buffer': expected a size such"
-            + " as 65536, 64KB or 8MiB",
-        refusal("buffer", "lots"));
-    assertEquals(
-        "Invalid value '1.5' for configuration key 'seekwell.test.share': expected at most 1",
-        refusal("share", "1.5"));
-    assertEquals(
-        "Invalid value '-1' for configuration key 'seekwell.test.share': expected a number of at"
-            + " least 0.0",
-        refusal("share", "-1"));
-    assertEquals(
-        "Invalid value '0s' for configuration key 'seekwell.test.wait': expected a duration"
-            + " greater than zero",
-        refusal("wait", "0s"));
-    assertEquals(
-        "Invalid value '.a,.b' for configuration key 'seekwell.test.names': expected no .b",
-        refusal("names", ".a,.b"));
+        "Invalid value '"
+            + value
+            + "' for configuration key 'seekwell.test."
+            + key
+            + "': expected "
+            + expected,
+        refusal(key, value));
   }
 
   @Test
