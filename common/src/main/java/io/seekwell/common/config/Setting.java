@@ -230,7 +230,7 @@ public final class Setting<T> {
   }
 
   /** What is wrong with {@code value}, or null when it is allowed. */
-  public String problem(T value) {
+  String problem(T value) {
     return value == null ? "a value" : range.apply(value);
   }
 
