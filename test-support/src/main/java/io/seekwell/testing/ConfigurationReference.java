@@ -114,19 +114,17 @@ public final class ConfigurationReference {
     return mismatches;
   }
 
+  /**
+   * Whether {@code cell} gives the declared default: the description in words, if the setting has
+   * one; else one value in code font that parses to the default (text that does not parse fails the
+   * setting's own parser, which says why).
+   */
   private static boolean defaultMatches(Setting<?> setting, String cell) {
     if (setting.defaultText().isPresent()) {
       return setting.defaultText().get().equals(cell);
     }
     Matcher literal = LITERAL.matcher(cell);
-    if (!literal.matches()) {
-      return false;
-    }
-    try {
-      return setting.defaultValue().equals(setting.parse(literal.group(1)));
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
+    return literal.matches() && setting.defaultValue().equals(setting.parse(literal.group(1)));
   }
 
   private static List<String> lines() {

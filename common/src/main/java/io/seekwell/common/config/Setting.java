@@ -242,24 +242,19 @@ public final class Setting<T> {
    *     of range
    */
   public T read(ConnectorConfiguration configuration) {
-    return read(configuration, defaultValue);
-  }
-
-  /** As {@link #read(ConnectorConfiguration)}, with a default that depends on other settings. */
-  public T read(ConnectorConfiguration configuration, T fallback) {
     Optional<String> text = configuration.getString(key);
     if (text.isEmpty()) {
-      return fallback;
+      return defaultValue;
     }
     T value;
     try {
       value = parser.apply(text.get());
     } catch (IllegalArgumentException e) {
-      throw invalid(configuration.fullKey(key), text.get(), expected);
+      throw invalid(configuration.fullKey(key), text.get(), expected, e);
     }
     String problem = problem(value);
     if (problem != null) {
-      throw invalid(configuration.fullKey(key), text.get(), problem);
+      throw invalid(configuration.fullKey(key), text.get(), problem, null);
     }
     return value;
   }
@@ -268,19 +263,22 @@ public final class Setting<T> {
   T check(String fullKey, T value) {
     String problem = problem(value);
     if (problem != null) {
-      throw invalid(fullKey, String.valueOf(value), problem);
+      throw invalid(fullKey, String.valueOf(value), problem, null);
     }
     return value;
   }
 
-  static IllegalArgumentException invalid(String fullKey, String value, String expectation) {
+  /** The refusal of {@code value} for {@code fullKey}, with the parser's exception if any. */
+  private static IllegalArgumentException invalid(
+      String fullKey, String value, String expectation, IllegalArgumentException cause) {
     return new IllegalArgumentException(
         "Invalid value '"
             + value
             + "' for configuration key '"
             + fullKey
             + "': expected "
-            + expectation);
+            + expectation,
+        cause);
   }
 
   private static String plain(double number) {
