@@ -20,6 +20,10 @@ import java.util.function.Predicate;
  * {@code s}, {@code m} and {@code h} ({@code 250ms}, {@code 30s}, {@code 5m}); a plain number means
  * milliseconds. A value that cannot be parsed or is out of range raises an {@link
  * IllegalArgumentException} naming the full key and the rejected value.
+ *
+ * <p>Seekwell's own settings are each declared once as a {@link Setting} and read through their
+ * {@link SettingGroup}; the typed getters here read a key that has no declaration (an engine's own
+ * option) with the same parsing and messages.
  */
 public final class ConnectorConfiguration {
 
