@@ -73,5 +73,16 @@ public enum Metric {
   /** Nanoseconds requests waited for those places. */
   QUEUED_NANOS,
   /** Times a bucket's adaptive concurrency limit was cut because the store throttled. */
-  CONCURRENCY_LIMIT_CUTS
+  CONCURRENCY_LIMIT_CUTS,
+  /**
+   * Footers a format plug-in fetched and parsed to decide what to read ahead: a Parquet file's
+   * footer, an ORC file's tail or one of its stripe footers.
+   */
+  FORMAT_FOOTERS_PARSED,
+  /**
+   * Footers a format plug-in could not use: not of its format, cut short, not parsing, or not
+   * fetched (no memory for them, or the stream closed first). Each is also logged at DEBUG with the
+   * object and the reason; the stream reads on with less prefetched.
+   */
+  FORMAT_FOOTERS_UNPARSED
 }

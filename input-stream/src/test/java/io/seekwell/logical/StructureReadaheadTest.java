@@ -1,0 +1,119 @@
+package io.seekwell.logical;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.common.ByteRange;
+import io.seekwell.logical.StructureReadahead.Start;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The read-ahead window both format plug-ins use, over a structure of bytes 0 to 9999. */
+class StructureReadaheadTest {
+
+  private static final long STRUCTURE_END = 10_000;
+
+  private final RecordingPrefetcher prefetcher = RecordingPrefetcher.ofLength("s3://b/k", 20_000);
+
+  private StructureReadahead window(long gap, Start start, boolean cold) {
+    return new StructureReadahead(prefetcher, () -> gap, start, end -> cold ? STRUCTURE_END : -1);
+  }
+
+  @Test
+  void readsFollowingOnExactlyAreReadAheadOfToTheStructuresEndInContiguousWindows() {
+    StructureReadahead window = window(0, Start.FIRST_FOLLOWING_READ, true);
+
+    for (long at = 0; at < STRUCTURE_END; at += 100) {
+      window.onRead(at, at + 100);
+    }
+
+    // The second read starts the run: twice its length from its end, then growing.
+    List<ByteRange> ahead = prefetcher.prefetched;
+    assertEquals(ByteRange.of(200, 399), ahead.get(0));
+    for (int i = 1; i < ahead.size(); i++) {
+      assertEquals(ahead.get(i - 1).end() + 1, ahead.get(i).start(), "contiguous: " + ahead);
+    }
+    assertEquals(STRUCTURE_END - 1, ahead.get(ahead.size() - 1).end());
+    assertTrue(ahead.size() <= 8, ahead.size() + " windows for 100 reads");
+  }
+
+  @Test
+  void withAGapOfZeroAReadThatSkipsEndsTheRunAndStartsNone() {
+    StructureReadahead window = window(0, Start.FIRST_FOLLOWING_READ, true);
+
+    window.onRead(0, 100);
+    window.onRead(150, 250);
+    window.onRead(300, 400);
+
+    assertEquals(List.of(), prefetcher.prefetched);
+  }
+
+  @Test
+  void withAGapReadsSkippingUpToItFollowAndTheFirstStepSetsTheWindow() {
+    StructureReadahead window = window(100, Start.FIRST_FOLLOWING_READ, true);
+
+    window.onRead(0, 100);
+    window.onRead(150, 250);
+    window.onRead(2_000, 2_100);
+
+    // The step of 50 and the read of 100: a window of 300 from the read's end; the far read ends
+    // the run.
+    assertEquals(List.of(ByteRange.of(250, 549)), prefetcher.prefetched);
+  }
+
+  @Test
+  void theRunStopsAtTheStructuresEnd() {
+    StructureReadahead window = window(0, Start.FIRST_FOLLOWING_READ, true);
+
+    for (long at = 9_000; at < STRUCTURE_END; at += 400) {
+      window.onRead(at, Math.min(at + 400, STRUCTURE_END));
+    }
+
+    assertEquals(ByteRange.of(9_800, 9_999), prefetcher.prefetched.get(0));
+    assertEquals(1, prefetcher.prefetched.size());
+  }
+
+  @Test
+  void predictedBytesAreNotReadAhead() {
+    StructureReadahead window = window(0, Start.ANY_FOLLOWING_READ, false);
+
+    for (long at = 0; at < 1_000; at += 100) {
+      window.onRead(at, at + 100);
+    }
+
+    assertEquals(List.of(), prefetcher.prefetched);
+  }
+
+  @Test
+  void aRunRefusedMemoryStaysWithoutReadAheadOnlyWhenItStartsOncePerRun() {
+    StructureReadahead once = window(0, Start.FIRST_FOLLOWING_READ, true);
+    prefetcher.refusing = true;
+    once.onRead(0, 100);
+    once.onRead(100, 200);
+    prefetcher.refusing = false;
+    once.onRead(200, 300);
+    assertEquals(List.of(), prefetcher.prefetched);
+
+    StructureReadahead any = window(0, Start.ANY_FOLLOWING_READ, true);
+    prefetcher.refusing = true;
+    any.onRead(0, 100);
+    any.onRead(100, 200);
+    prefetcher.refusing = false;
+    any.onRead(200, 300);
+    assertEquals(List.of(ByteRange.of(300, 499)), prefetcher.prefetched);
+  }
+
+  @Test
+  void aSkippedReadIsFollowedButNotActedOnAndAResetFollowsNothing() {
+    StructureReadahead window = window(0, Start.FIRST_FOLLOWING_READ, true);
+
+    window.skipped(100);
+    window.onRead(100, 200);
+    window.reset();
+    window.onRead(200, 300);
+    window.onRead(300, 400);
+
+    // After the reset, a new run: its window starts again at twice the read.
+    assertEquals(List.of(ByteRange.of(200, 399), ByteRange.of(400, 599)), prefetcher.prefetched);
+  }
+}
