@@ -2,6 +2,7 @@ package io.seekwell;
 
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.metrics.Metrics;
 import io.seekwell.logical.FormatPlugin;
 import io.seekwell.logical.LogicalIOConfiguration;
 import io.seekwell.logical.Prefetcher;
@@ -36,7 +37,8 @@ final class ReadStrategySelector implements AutoCloseable {
   private final Pattern sequentialKeys;
   private final List<Format> formats = new ArrayList<>();
 
-  ReadStrategySelector(S3SeekableInputStreamConfiguration settings) {
+  /** Finds and configures the format plug-ins, which count in {@code metrics}. */
+  ReadStrategySelector(S3SeekableInputStreamConfiguration settings, Metrics metrics) {
     this.configuration = settings.logicalIO();
     // A window larger than half the memory bound would evict its own unread bytes.
     this.maxWindow =
@@ -48,7 +50,7 @@ final class ReadStrategySelector implements AutoCloseable {
     ConnectorConfiguration raw = settings.rawConfiguration();
     for (FormatPlugin plugin : loadPlugins()) {
       ConnectorConfiguration own = raw.narrow(LogicalIOConfiguration.PREFIX + plugin.name() + ".");
-      plugin.configure(own);
+      plugin.configure(own, metrics);
       List<String> suffixes =
           own.getString("suffixes")
               .map(text -> List.of(text.split(",")))
@@ -88,15 +90,6 @@ final class ReadStrategySelector implements AutoCloseable {
       message.append(": ").append(cause);
     }
     return message.toString();
-  }
-
-  /** The plug-in of type {@code type}, if one was found. */
-  <T extends FormatPlugin> java.util.Optional<T> plugin(Class<T> type) {
-    return formats.stream()
-        .map(Format::plugin)
-        .filter(type::isInstance)
-        .map(type::cast)
-        .findFirst();
   }
 
   /** The names of the format plug-ins found. */

@@ -12,7 +12,6 @@ import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.common.object.MeteredObjectClient;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectMetadata;
-import io.seekwell.logical.FormatPlugin;
 import io.seekwell.logical.Prefetcher;
 import io.seekwell.logical.ReadStrategy;
 import io.seekwell.physical.FetchContext;
@@ -23,7 +22,6 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -78,8 +76,8 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
       Ticker ticker) {
     Objects.requireNonNull(client, "client");
     this.configuration = Objects.requireNonNull(configuration, "configuration");
-    this.strategies = new ReadStrategySelector(configuration);
     this.metrics = new Metrics();
+    this.strategies = new ReadStrategySelector(configuration, metrics);
     this.client =
         new RetryingObjectClient(
             new MeteredObjectClient(client, metrics),
@@ -307,11 +305,6 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
    */
   public Map<String, Integer> getConcurrencyLimits() {
     return client.concurrencyLimits();
-  }
-
-  /** The format plug-in of type {@code type}, if one was found on the class path. */
-  public <T extends FormatPlugin> Optional<T> formatPlugin(Class<T> type) {
-    return strategies.plugin(type);
   }
 
   /** Bytes of block memory reserved now and at most so far; for monitoring and tests. */

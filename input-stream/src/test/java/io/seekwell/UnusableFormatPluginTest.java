@@ -2,6 +2,7 @@ package io.seekwell;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.seekwell.common.metrics.Metrics;
 import io.seekwell.logical.FormatPlugin;
 import io.seekwell.logical.Prefetcher;
 import io.seekwell.logical.ReadStrategy;
@@ -66,13 +67,13 @@ class UnusableFormatPluginTest {
   void anUnusablePluginIsLeftOutAndTheNextIsFound() {
     missingLibrary = true;
     try (ReadStrategySelector selector =
-        new ReadStrategySelector(S3SeekableInputStreamConfiguration.DEFAULT)) {
+        new ReadStrategySelector(S3SeekableInputStreamConfiguration.DEFAULT, new Metrics())) {
       assertEquals(List.of("probe"), selector.formatNames());
     } finally {
       missingLibrary = false;
     }
     try (ReadStrategySelector selector =
-        new ReadStrategySelector(S3SeekableInputStreamConfiguration.DEFAULT)) {
+        new ReadStrategySelector(S3SeekableInputStreamConfiguration.DEFAULT, new Metrics())) {
       assertEquals(List.of("unusable", "probe"), selector.formatNames());
     }
   }

@@ -3,11 +3,8 @@ package io.seekwell.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.seekwell.S3SeekableInputStreamConfiguration;
-import io.seekwell.S3SeekableInputStreamFactory;
-import io.seekwell.common.metrics.Metrics;
+import io.seekwell.logical.FormatPlugin;
 import io.seekwell.parquet.ParquetFormatPlugin;
-import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.S3TestBucket;
 import io.seekwell.testing.TestData;
 import io.seekwell.testing.WithS3Server;
@@ -18,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -72,10 +70,9 @@ class ReadFromS3MinioTest {
 
   @Test
   void theReadmesArtifactsBringTheParquetPrefetch() {
-    try (S3SeekableInputStreamFactory factory =
-        new S3SeekableInputStreamFactory(
-            new InMemoryObjectClient(new Metrics()), S3SeekableInputStreamConfiguration.DEFAULT)) {
-      assertTrue(factory.formatPlugin(ParquetFormatPlugin.class).isPresent());
-    }
+    // Factories find their format plug-ins with the ServiceLoader, as here.
+    assertTrue(
+        ServiceLoader.load(FormatPlugin.class).stream()
+            .anyMatch(plugin -> plugin.type() == ParquetFormatPlugin.class));
   }
 }

@@ -1,6 +1,7 @@
 package io.seekwell.logical;
 
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.metrics.Metrics;
 import java.util.List;
 
 /**
@@ -20,8 +21,11 @@ public interface FormatPlugin extends AutoCloseable {
    */
   List<String> defaultSuffixes();
 
-  /** Reads this plug-in's settings; called once, before any stream. */
-  default void configure(ConnectorConfiguration configuration) {}
+  /**
+   * Reads this plug-in's settings and takes the factory's {@code metrics} (to count in, as {@link
+   * FooterMetrics} does); called once, before any stream.
+   */
+  default void configure(ConnectorConfiguration configuration, Metrics metrics) {}
 
   /** The strategy for one new stream over an object of this format. */
   ReadStrategy newStrategy(Prefetcher prefetcher);

@@ -3,7 +3,9 @@ package io.seekwell.orc;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.metrics.Metrics;
 import io.seekwell.logical.ColumnHistory;
+import io.seekwell.logical.FooterMetrics;
 import io.seekwell.logical.FormatPlugin;
 import io.seekwell.logical.Prefetcher;
 import io.seekwell.logical.ReadStrategy;
@@ -24,6 +26,7 @@ public final class OrcFormatPlugin implements FormatPlugin {
   private volatile ColumnHistory history = new ColumnHistory(OrcSettings.DEFAULT.historySize());
   private volatile Cache<String, Boolean> wholeStripes =
       wholeStripes(OrcSettings.DEFAULT.historySize());
+  private volatile FooterMetrics footers = new FooterMetrics(new Metrics());
 
   /** Creates the plug-in; {@link java.util.ServiceLoader} calls this. */
   public OrcFormatPlugin() {}
@@ -39,15 +42,16 @@ public final class OrcFormatPlugin implements FormatPlugin {
   }
 
   @Override
-  public void configure(ConnectorConfiguration configuration) {
+  public void configure(ConnectorConfiguration configuration, Metrics metrics) {
     settings = OrcSettings.fromConfiguration(configuration);
     history = new ColumnHistory(settings.historySize());
     wholeStripes = wholeStripes(settings.historySize());
+    footers = new FooterMetrics(metrics);
   }
 
   @Override
   public ReadStrategy newStrategy(Prefetcher prefetcher) {
-    return new OrcReadStrategy(prefetcher, settings, history, wholeStripes);
+    return new OrcReadStrategy(prefetcher, settings, history, wholeStripes, footers);
   }
 
   /** Whether readers of a schema read its stripes' data whole, per schema fingerprint. */

@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.Metrics;
 import io.seekwell.logical.ColumnHistory;
+import io.seekwell.logical.FooterMetrics;
 import io.seekwell.logical.RecordingPrefetcher;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.orc.CompressionKind;
@@ -30,14 +34,30 @@ class OrcReadStrategyTest {
   @TempDir Path dir;
 
   private static OrcReadStrategy open(RecordingPrefetcher prefetcher, long tailPrefetchSize) {
+    return open(prefetcher, tailPrefetchSize, new Metrics());
+  }
+
+  /** A strategy over bytes in memory: once opened, its tail is parsed. */
+  private static OrcReadStrategy open(
+      RecordingPrefetcher prefetcher, long tailPrefetchSize, Metrics metrics) {
     OrcReadStrategy strategy =
         new OrcReadStrategy(
             prefetcher,
             new OrcSettings(tailPrefetchSize, 10),
             new ColumnHistory(10),
-            Caffeine.newBuilder().<String, Boolean>build());
+            Caffeine.newBuilder().<String, Boolean>build(),
+            new FooterMetrics(metrics));
     strategy.onOpen();
     return strategy;
+  }
+
+  /** The layout parsed from the last {@code guess} bytes of the file {@code prefetcher} reads. */
+  private static OrcLayout layout(RecordingPrefetcher prefetcher, long guess) throws Exception {
+    ByteRange tail = ByteRange.ofLength(prefetcher.objectLength() - guess, guess);
+    return prefetcher
+        .fetch(tail)
+        .thenCompose(bytes -> OrcLayout.from(prefetcher, tail, bytes))
+        .get();
   }
 
   @ParameterizedTest
@@ -51,9 +71,8 @@ class OrcReadStrategyTest {
     assertTrue(expected.size() >= 3, expected.size() + " stripes");
 
     OrcProto.Footer footer =
-        open(new RecordingPrefetcher(NAME, content), OrcSettings.DEFAULT.tailPrefetchSize())
-            .footer()
-            .get();
+        layout(new RecordingPrefetcher(NAME, content), OrcSettings.DEFAULT.tailPrefetchSize())
+            .footer();
 
     assertEquals(expected, Stripe.of(footer));
     assertEquals(20_000, footer.getNumberOfRows());
@@ -67,7 +86,7 @@ class OrcReadStrategyTest {
     long tail = OrcTail.parse(NAME, content.length, content).length();
     assertTrue(tail > 1024, tail + " bytes of tail");
 
-    OrcProto.Footer footer = open(prefetcher, 1024).footer().get();
+    OrcProto.Footer footer = layout(prefetcher, 1024).footer();
 
     assertEquals(
         List.of(
@@ -83,8 +102,9 @@ class OrcReadStrategyTest {
     byte[] content = OrcFiles.write(file, 16, 20_000, 256 * 1024, CompressionKind.ZLIB, 9);
     List<Stripe> stripes = OrcFiles.stripes(file);
     RecordingPrefetcher prefetcher = new RecordingPrefetcher(NAME, content);
-    OrcReadStrategy strategy = open(prefetcher, OrcSettings.DEFAULT.tailPrefetchSize());
-    strategy.footer().get();
+    Metrics metrics = new Metrics();
+    OrcReadStrategy strategy = open(prefetcher, OrcSettings.DEFAULT.tailPrefetchSize(), metrics);
+    assertEquals(2, metrics.get(Metric.FORMAT_FOOTERS_PARSED), "the tail, stripe 0's footer");
     List<ByteRange> tail = List.of(prefetcher.fetched.get(0));
     assertEquals(List.of(stripes.get(0).footer()), footersFetched(prefetcher, tail), "at open");
 
@@ -115,7 +135,6 @@ class OrcReadStrategyTest {
 
     RecordingPrefetcher positional = new RecordingPrefetcher(NAME, content);
     OrcReadStrategy oneByOne = open(positional, OrcSettings.DEFAULT.tailPrefetchSize());
-    oneByOne.footer().get();
     for (ByteRange range : alternate) {
       oneByOne.beforePositionalRead(range.start(), range.length());
     }
@@ -125,9 +144,26 @@ class OrcReadStrategyTest {
 
     RecordingPrefetcher vectored = new RecordingPrefetcher(NAME, content);
     OrcReadStrategy atOnce = open(vectored, OrcSettings.DEFAULT.tailPrefetchSize());
-    atOnce.footer().get();
     atOnce.beforeVectoredRead(alternate);
     assertEquals(List.of(), vectored.prefetched, "a vectored read asks for all it needs");
+  }
+
+  @Test
+  void aFileThatIsNotOrcIsCountedAndReadOnWithoutPrediction() throws Exception {
+    byte[] content =
+        OrcFiles.write(dir.resolve("bad.orc"), 4, 2_000, 64 * 1024, CompressionKind.ZLIB, 3);
+    byte[] notOrc = Arrays.copyOf(content, content.length);
+    notOrc[notOrc.length - 1] = 0;
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher(NAME, notOrc);
+    Metrics metrics = new Metrics();
+    OrcReadStrategy strategy = open(prefetcher, OrcSettings.DEFAULT.tailPrefetchSize(), metrics);
+
+    strategy.beforePositionalRead(3, 1024);
+
+    assertEquals(1, metrics.get(Metric.FORMAT_FOOTERS_UNPARSED));
+    assertEquals(0, metrics.get(Metric.FORMAT_FOOTERS_PARSED));
+    assertEquals(1, prefetcher.fetched.size(), "only the tail");
+    assertEquals(List.of(), prefetcher.prefetched);
   }
 
   @Test

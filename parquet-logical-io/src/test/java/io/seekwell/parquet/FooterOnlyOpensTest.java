@@ -10,6 +10,7 @@ import io.seekwell.S3SeekableInputStreamFactory;
 import io.seekwell.S3URI;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectLocation;
@@ -23,7 +24,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.BeforeAll;
@@ -89,34 +89,32 @@ class FooterOnlyOpensTest {
   }
 
   private static void readFooter(S3SeekableInputStreamFactory factory, int file) throws Exception {
+    long parsed = parsedFooters(factory);
     try (ParquetFileReader reader = ParquetFileReader.open(input(factory, file))) {
       assertEquals(6_000, reader.getRecordCount());
     }
-    awaitParsed(factory, file);
+    awaitParsed(factory, parsed);
   }
 
   private static void readWhole(S3SeekableInputStreamFactory factory, int file) throws Exception {
+    long parsed = parsedFooters(factory);
     assertEquals(
         ParquetFiles.readColumns(new LocalInputFile(local.get(file)), ALL_COLUMNS),
         ParquetFiles.readColumns(input(factory, file), ALL_COLUMNS));
-    awaitParsed(factory, file);
+    awaitParsed(factory, parsed);
+  }
+
+  private static long parsedFooters(S3SeekableInputStreamFactory factory) {
+    return factory.getMetrics().get(Metric.FORMAT_FOOTERS_PARSED);
   }
 
   /**
-   * Waits until the plug-in has parsed the footer of {@code file} (on its own threads): by then,
-   * with the reader closed, what the reader did is learned.
+   * Waits until the plug-in has parsed (on its own threads) a footer more than the {@code before}
+   * it had parsed before the read: by then, with the reader closed, what the reader did is learned.
    */
-  private static void awaitParsed(S3SeekableInputStreamFactory factory, int file)
-      throws InterruptedException {
-    ParquetFormatPlugin plugin = factory.formatPlugin(ParquetFormatPlugin.class).orElseThrow();
-    String name = S3URI.of("bucket", key(file)).toString();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (plugin.footer(name).isEmpty()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("no footer parsed for " + name + " within 10 s");
-      }
-      Thread.sleep(1);
-    }
+  private static void awaitParsed(S3SeekableInputStreamFactory factory, long before)
+      throws Exception {
+    Eventually.holds("a footer parsed", () -> parsedFooters(factory) > before);
   }
 
   @Test

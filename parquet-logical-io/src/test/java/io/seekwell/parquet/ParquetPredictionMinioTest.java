@@ -152,10 +152,9 @@ class ParquetPredictionMinioTest {
         }
       }
       try (S3SeekableInputStream stream = factory.createStream(uri)) {
-        ParquetFormatPlugin plugin = factory.formatPlugin(ParquetFormatPlugin.class).orElseThrow();
-        for (int i = 0; i < 1000 && plugin.footer(uri.toString()).isEmpty(); i++) {
-          Thread.sleep(10);
-        }
+        Eventually.holds(
+            "the footer of " + uri + " parsed",
+            () -> factory.getMetrics().minus(afterFirst).get(Metric.FORMAT_FOOTERS_PARSED) == 1);
         MetricsSnapshot atOpen = factory.getMetrics().minus(afterFirst);
         assertTrue(
             atOpen.get(Metric.PREFETCHED_BYTES) >= projectedBytes,

@@ -5,16 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.Metrics;
 import io.seekwell.logical.ColumnHistory;
+import io.seekwell.logical.FooterMetrics;
 import io.seekwell.logical.Prefetcher;
 import io.seekwell.logical.ReadStrategy;
 import io.seekwell.logical.RecordingPrefetcher;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +28,8 @@ class ParquetReadStrategyTest {
 
   @TempDir static Path dir;
   private static byte[] file;
+  // The file's footer, as the test parses it.
+  private static ParquetFooter footer;
 
   @BeforeAll
   static void writeFile() throws IOException {
@@ -33,13 +37,14 @@ class ParquetReadStrategyTest {
         ParquetFiles.write(
             dir.resolve("table.parquet"), ParquetFiles.doubles(20), 100_000, 2_000_000, 11);
     file = Files.readAllBytes(written);
+    int metadataLength = ParquetFooter.metadataLength(file, written.toString());
+    footer = ParquetFooter.parse(file, file.length - 8 - metadataLength, metadataLength);
   }
 
   @Test
   void aVectoredReadIsLearnedAsOneBatchAndItsNextRowGroupFetchedAsOneRun() throws Exception {
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     ParquetReadStrategy strategy = open(prefetcher);
-    ParquetFooter footer = strategy.footer().get();
     assertTrue(rowGroups(footer) >= 3, "the file needs at least three row groups");
     assertEquals(List.of(), prefetcher.prefetched, "nothing is learned before the first read");
 
@@ -52,11 +57,13 @@ class ParquetReadStrategyTest {
   @Test
   void thePluginsStrategyLearnsAVectoredReadAsOneBatch() throws Exception {
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
+    Metrics metrics = new Metrics();
     try (ParquetFormatPlugin plugin = new ParquetFormatPlugin()) {
-      plugin.configure(ConnectorConfiguration.empty());
+      plugin.configure(ConnectorConfiguration.empty(), metrics);
       ReadStrategy strategy = plugin.newStrategy(prefetcher);
       strategy.onOpen();
-      ParquetFooter footer = awaitFooter(plugin, prefetcher.objectName());
+      Eventually.holds(
+          "the footer is parsed", () -> metrics.get(Metric.FORMAT_FOOTERS_PARSED) == 1);
 
       strategy.beforeVectoredRead(projectedChunks(footer, 0));
 
@@ -65,10 +72,25 @@ class ParquetReadStrategyTest {
   }
 
   @Test
+  void aFileThatIsNotParquetIsCountedAndReadOnWithoutPrediction() throws Exception {
+    byte[] notParquet = Arrays.copyOf(file, file.length);
+    notParquet[notParquet.length - 1] = 'X';
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/bad.parquet", notParquet);
+    Metrics metrics = new Metrics();
+    ParquetReadStrategy strategy =
+        open(prefetcher, ParquetSettings.DEFAULT, new ColumnHistory(10), metrics);
+
+    strategy.beforeVectoredRead(projectedChunks(footer, 0));
+
+    assertEquals(1, metrics.get(Metric.FORMAT_FOOTERS_UNPARSED));
+    assertEquals(0, metrics.get(Metric.FORMAT_FOOTERS_PARSED));
+    assertEquals(List.of(), prefetcher.prefetched);
+  }
+
+  @Test
   void readsOneAtATimePrefetchEachColumnWhenItIsLearned() throws Exception {
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     ParquetReadStrategy strategy = open(prefetcher);
-    ParquetFooter footer = strategy.footer().get();
 
     for (ByteRange chunk : projectedChunks(footer, 0)) {
       strategy.beforePositionalRead(chunk.start(), chunk.length());
@@ -82,7 +104,6 @@ class ParquetReadStrategyTest {
       throws Exception {
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     ParquetReadStrategy strategy = open(prefetcher);
-    ParquetFooter footer = strategy.footer().get();
     long start = rowGroupRange(footer, 0).start();
     long end = rowGroupRange(footer, 0).end();
     int buffer = 64 * 1024;
@@ -110,14 +131,12 @@ class ParquetReadStrategyTest {
     ColumnHistory history = new ColumnHistory(10);
     ParquetReadStrategy first =
         open(new RecordingPrefetcher("s3://bucket/table.parquet", file), history);
-    ParquetFooter footer = first.footer().get();
     ByteRange rowGroup = rowGroupRange(footer, 0);
     readInBuffers(first, rowGroup, 64 * 1024);
 
     // A second file of the schema: its first two row groups' columns are prefetched at open.
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     ParquetReadStrategy second = open(prefetcher, history);
-    second.footer().get();
     List<ByteRange> atOpen = List.copyOf(prefetcher.prefetched);
     assertTrue(atOpen.stream().anyMatch(range -> range.contains(rowGroup.start())), "" + atOpen);
 
@@ -131,7 +150,6 @@ class ParquetReadStrategyTest {
   void aColdRunThatFindsNoMemoryStopsReadingAhead() throws Exception {
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     ParquetReadStrategy strategy = open(prefetcher);
-    ParquetFooter footer = strategy.footer().get();
     ByteRange rowGroup = rowGroupRange(footer, 0);
     int buffer = 64 * 1024;
 
@@ -148,7 +166,6 @@ class ParquetReadStrategyTest {
   void aChunkIsPrefetchedOnlyOnce() throws Exception {
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     ParquetReadStrategy strategy = open(prefetcher);
-    ParquetFooter footer = strategy.footer().get();
 
     strategy.beforeVectoredRead(projectedChunks(footer, 0));
     strategy.beforeVectoredRead(projectedChunks(footer, 0));
@@ -165,42 +182,44 @@ class ParquetReadStrategyTest {
         new ParquetSettings(
             64 * 1024, 1024 * 1024, 0, PrefetchMode.ROW_GROUP, 10, 1024 * 1024, true);
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
-    ParquetReadStrategy strategy = open(prefetcher, settings);
+    Metrics metrics = new Metrics();
 
-    ParquetFooter footer = strategy.footer().get();
+    open(prefetcher, settings, new ColumnHistory(10), metrics);
 
     long length = file.length;
     assertEquals(List.of(ByteRange.of(length - 64 * 1024, length - 1)), prefetcher.fetched);
     assertEquals(
         List.of(ByteRange.of(length - 1024 * 1024, length - 64 * 1024 - 1)), prefetcher.prefetched);
-    assertEquals(rowGroups(footer) * 20, footer.columnChunks().size());
+    assertEquals(1, metrics.get(Metric.FORMAT_FOOTERS_PARSED));
   }
 
   @Test
   void aFooterLongerThanTheTailIsCompletedWithOneMoreFetch() throws Exception {
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
+    ByteRange tail = ByteRange.ofLength(file.length - 512, 512);
+
+    ParquetLayout layout =
+        new ParquetFooterFetch(prefetcher, Runnable::run)
+            .layout(tail, prefetcher.fetch(tail))
+            .get();
+
+    assertEquals(2, prefetcher.fetched.size());
+    assertEquals(footer, layout.footer());
+    assertEquals(rowGroups(footer) * 20, layout.chunks().length);
+  }
+
+  @Test
+  void aStreamWhoseTailHoldsPartOfTheFooterParsesItWithOneMoreFetch() throws Exception {
     ParquetSettings settings =
         new ParquetSettings(
             512, 512, Long.MAX_VALUE, PrefetchMode.ROW_GROUP, 10, 1024 * 1024, true);
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
+    Metrics metrics = new Metrics();
 
-    ParquetFooter footer = open(prefetcher, settings).footer().get();
+    open(prefetcher, settings, new ColumnHistory(10), metrics);
 
     assertEquals(2, prefetcher.fetched.size());
-    assertEquals(
-        footer, open(new RecordingPrefetcher("s3://bucket/table.parquet", file)).footer().get());
-  }
-
-  private static ParquetFooter awaitFooter(ParquetFormatPlugin plugin, String objectName)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (System.nanoTime() < deadline) {
-      Optional<ParquetFooter> footer = plugin.footer(objectName);
-      if (footer.isPresent()) {
-        return footer.get();
-      }
-      Thread.sleep(10);
-    }
-    throw new AssertionError("no footer parsed for " + objectName + " within 10 s");
+    assertEquals(1, metrics.get(Metric.FORMAT_FOOTERS_PARSED));
   }
 
   private static ParquetReadStrategy open(Prefetcher prefetcher) {
@@ -232,9 +251,20 @@ class ParquetReadStrategyTest {
 
   private static ParquetReadStrategy open(
       Prefetcher prefetcher, ParquetSettings settings, ColumnHistory history) {
+    return open(prefetcher, settings, history, new Metrics());
+  }
+
+  /** A strategy parsing on the calling thread: once opened, its footer is parsed. */
+  private static ParquetReadStrategy open(
+      Prefetcher prefetcher, ParquetSettings settings, ColumnHistory history, Metrics metrics) {
     ParquetReadStrategy strategy =
         new ParquetReadStrategy(
-            prefetcher, settings, Runnable::run, history, new FooterOnlyHistory(10), footer -> {});
+            prefetcher,
+            settings,
+            Runnable::run,
+            history,
+            new FooterOnlyHistory(10),
+            new FooterMetrics(metrics));
     strategy.onOpen();
     return strategy;
   }
