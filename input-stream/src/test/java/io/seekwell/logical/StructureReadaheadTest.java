@@ -41,9 +41,7 @@ class StructureReadaheadTest {
   void withAGapOfZeroAReadThatSkipsEndsTheRunAndStartsNone() {
     StructureReadahead window = window(0, Start.FIRST_FOLLOWING_READ, true);
 
-    window.onRead(0, 100);
-    window.onRead(150, 250);
-    window.onRead(300, 400);
+    reads(window, 0, 100, 150, 250, 300, 400);
 
     assertEquals(List.of(), prefetcher.prefetched);
   }
@@ -52,9 +50,7 @@ class StructureReadaheadTest {
   void withAGapReadsSkippingUpToItFollowAndTheFirstStepSetsTheWindow() {
     StructureReadahead window = window(100, Start.FIRST_FOLLOWING_READ, true);
 
-    window.onRead(0, 100);
-    window.onRead(150, 250);
-    window.onRead(2_000, 2_100);
+    reads(window, 0, 100, 150, 250, 2_000, 2_100);
 
     // The step of 50 and the read of 100: a window of 300 from the read's end; the far read ends
     // the run.
@@ -86,21 +82,26 @@ class StructureReadaheadTest {
 
   @Test
   void aRunRefusedMemoryStaysWithoutReadAheadOnlyWhenItStartsOncePerRun() {
-    StructureReadahead once = window(0, Start.FIRST_FOLLOWING_READ, true);
-    prefetcher.refusing = true;
-    once.onRead(0, 100);
-    once.onRead(100, 200);
-    prefetcher.refusing = false;
-    once.onRead(200, 300);
+    readsRefusedThenGranted(window(0, Start.FIRST_FOLLOWING_READ, true));
     assertEquals(List.of(), prefetcher.prefetched);
 
-    StructureReadahead any = window(0, Start.ANY_FOLLOWING_READ, true);
-    prefetcher.refusing = true;
-    any.onRead(0, 100);
-    any.onRead(100, 200);
-    prefetcher.refusing = false;
-    any.onRead(200, 300);
+    readsRefusedThenGranted(window(0, Start.ANY_FOLLOWING_READ, true));
     assertEquals(List.of(ByteRange.of(300, 499)), prefetcher.prefetched);
+  }
+
+  /** Two reads, the second starting a run no memory is found for, then a third with memory. */
+  private void readsRefusedThenGranted(StructureReadahead window) {
+    prefetcher.refusing = true;
+    reads(window, 0, 100, 100, 200);
+    prefetcher.refusing = false;
+    reads(window, 200, 300);
+  }
+
+  /** Reads each pair of {@code bounds}: from the first byte to the second (exclusive). */
+  private static void reads(StructureReadahead window, long... bounds) {
+    for (int i = 0; i < bounds.length; i += 2) {
+      window.onRead(bounds[i], bounds[i + 1]);
+    }
   }
 
   @Test
@@ -108,10 +109,9 @@ class StructureReadaheadTest {
     StructureReadahead window = window(0, Start.FIRST_FOLLOWING_READ, true);
 
     window.skipped(100);
-    window.onRead(100, 200);
+    reads(window, 100, 200);
     window.reset();
-    window.onRead(200, 300);
-    window.onRead(300, 400);
+    reads(window, 200, 300, 300, 400);
 
     // After the reset, a new run: its window starts again at twice the read.
     assertEquals(List.of(ByteRange.of(200, 399), ByteRange.of(400, 599)), prefetcher.prefetched);

@@ -35,7 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *       them.
  *   <li>A reader reading columns nothing predicted, each read following the last within the merge
  *       gap (as one that reads alternate columns does), is read ahead of through the stripe's data
- *       ({@link StructureReadahead}, with the merge gap as its gap).
+ *       ({@link StructureReadahead}, with the merge gap as its gap; any such read may start it).
  * </ul>
  *
  * <p>Concurrency: called by one thread at a time (the stream's), which owns the fields that are not
