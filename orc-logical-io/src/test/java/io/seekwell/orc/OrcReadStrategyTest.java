@@ -167,6 +167,20 @@ class OrcReadStrategyTest {
   }
 
   @Test
+  void aStripeFooterThatDoesNotParseIsCountedAndItsStripeLearnsNothing() throws Exception {
+    Path file = dir.resolve("bad-stripe.orc");
+    byte[] content = OrcFiles.write(file, 4, 20_000, 64 * 1024, CompressionKind.ZLIB, 5);
+    ByteRange stripeFooter = OrcFiles.stripes(file).get(0).footer();
+    Arrays.fill(content, (int) stripeFooter.start(), (int) stripeFooter.end() + 1, (byte) 0xff);
+    Metrics metrics = new Metrics();
+
+    open(new RecordingPrefetcher(NAME, content), OrcSettings.DEFAULT.tailPrefetchSize(), metrics);
+
+    assertEquals(1, metrics.get(Metric.FORMAT_FOOTERS_PARSED), "the tail");
+    assertEquals(1, metrics.get(Metric.FORMAT_FOOTERS_UNPARSED), "stripe 0's footer");
+  }
+
+  @Test
   void aPositionIsFoundInItsStripeAndNowhereElse() {
     List<Stripe> stripes =
         List.of(new Stripe(3, 10, 100, 7), new Stripe(120, 5, 50, 5), new Stripe(180, 1, 9, 10));
