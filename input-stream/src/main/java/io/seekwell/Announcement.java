@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Objects a caller announced it will read, in this order ({@link
@@ -23,6 +25,7 @@ import java.util.function.Function;
  * PREFETCHED_BYTES_UNUSED}. Thread-safe; its own lock guards its window, no other.
  */
 public final class Announcement implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Announcement.class);
 
   /** One announced object: where it stands in the order, and what was prefetched for it. */
   static final class Entry {
@@ -123,6 +126,8 @@ public final class Announcement implements AutoCloseable {
         return false;
       }
     } catch (IOException | RuntimeException e) {
+      LOG.debug(
+          "Announced {}: prefetch of {} not started: {}", entry.object.uri(), range, e.toString());
       reader.close();
       return false;
     }

@@ -3,6 +3,7 @@ package io.seekwell.common;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
+import org.slf4j.LoggerFactory;
 
 /** The version of Seekwell on the class path, as built. Stateless. */
 public final class Version {
@@ -23,6 +24,7 @@ public final class Version {
         properties.load(in);
       }
     } catch (IOException e) {
+      LoggerFactory.getLogger(Version.class).debug("version.properties could not be read", e);
       return "unknown";
     }
     return properties.getProperty("version", "unknown");

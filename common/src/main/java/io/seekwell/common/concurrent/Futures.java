@@ -10,6 +10,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one way Seekwell waits for a future and turns its failure into an {@link IOException}: the
@@ -18,6 +20,7 @@ import java.util.function.Consumer;
  * interrupt flag set again). Stateless.
  */
 public final class Futures {
+  private static final Logger LOG = LoggerFactory.getLogger(Futures.class);
 
   private Futures() {}
 
@@ -106,8 +109,9 @@ public final class Futures {
   public static void closeQuietly(Closeable value) {
     try {
       value.close();
-    } catch (IOException | RuntimeException ignored) {
+    } catch (IOException | RuntimeException e) {
       // Nobody reads this value; closing only releases what it holds.
+      LOG.debug("Closing an unread {} failed: {}", value.getClass().getSimpleName(), e.toString());
     }
   }
 }

@@ -67,6 +67,7 @@ public final class S3aStreamSupportCheck extends FilterFileSystem {
       Class.forName(className, false, loader);
       return true;
     } catch (ClassNotFoundException | LinkageError e) {
+      LOG.debug("{} is not loadable: {}", className, e.toString());
       return false;
     }
   }

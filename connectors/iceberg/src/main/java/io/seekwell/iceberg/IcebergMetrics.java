@@ -3,6 +3,7 @@ package io.seekwell.iceberg;
 import java.lang.reflect.InvocationTargetException;
 import java.util.Map;
 import org.apache.iceberg.metrics.MetricsContext;
+import org.slf4j.LoggerFactory;
 
 /**
  * The metrics context Iceberg's own S3 streams report to: Hadoop's file system statistics when
@@ -29,6 +30,9 @@ final class IcebergMetrics {
         | InstantiationException
         | IllegalAccessException
         | InvocationTargetException e) {
+      LoggerFactory.getLogger(IcebergMetrics.class)
+          .debug(
+              "Iceberg's Hadoop metrics are not available, so none are reported: {}", e.toString());
       return MetricsContext.nullMetrics();
     }
   }
