@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,6 +38,7 @@ final class ControllableObjectClient implements ObjectClient {
   private final Set<ObjectLocation> hung = ConcurrentHashMap.newKeySet();
   private final CountDownLatch hangRelease = new CountDownLatch(1);
   private final CountDownLatch bodyRelease = new CountDownLatch(1);
+  private final Semaphore getsSent = new Semaphore(0);
   private volatile long stallBodiesAfter = -1;
   private volatile CountDownLatch headGate = new CountDownLatch(0);
   private volatile int maxLatencyMillis;
@@ -81,6 +83,21 @@ final class ControllableObjectClient implements ObjectClient {
     maxLatencyMillis = millis;
   }
 
+  /** Forgets the GETs sent so far: {@link #awaitGets} counts those sent from now on. */
+  void countGetsFromNow() {
+    getsSent.drainPermits();
+  }
+
+  /**
+   * Waits until {@code count} more GETs have been sent (hung ones included) since the last wait or
+   * {@link #countGetsFromNow}, or until {@code seconds} have passed.
+   *
+   * @return whether they were sent in time
+   */
+  boolean awaitGets(int count, long seconds) throws InterruptedException {
+    return getsSent.tryAcquire(count, seconds, TimeUnit.SECONDS);
+  }
+
   int maxHeadsInFlight() {
     return maxHeadsInFlight.get();
   }
@@ -105,6 +122,14 @@ final class ControllableObjectClient implements ObjectClient {
 
   @Override
   public CompletableFuture<ObjectContent> getObject(GetRequest request) {
+    try {
+      return answer(request);
+    } finally {
+      getsSent.release();
+    }
+  }
+
+  private CompletableFuture<ObjectContent> answer(GetRequest request) {
     if (hung.contains(request.location())) {
       return CompletableFuture.runAsync(
               () -> {

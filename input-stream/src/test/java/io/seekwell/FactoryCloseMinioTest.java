@@ -66,11 +66,10 @@ class FactoryCloseMinioTest {
                   throw new java.io.UncheckedIOException(e);
                 }
               });
-      for (int i = 0; i < 500 && proxy.bytesToClients() < 5_000; i++) {
-        Thread.onSpinWait();
-        TimeUnit.MILLISECONDS.sleep(10);
-      }
-      assertTrue(proxy.bytesToClients() >= 5_000, "the GET reached the stall");
+      Conditions.await(
+          () -> proxy.bytesToClients() >= 5_000,
+          Duration.ofSeconds(5),
+          "the GET reached the stall");
       assertTrue(factory.getMemoryUsage().used() > 0);
 
       factory.close();

@@ -209,6 +209,7 @@ class PhysicalIOBehaviourTest {
     streamB.readFully(0, warm, 0, warm.length);
 
     controllable.hangGets(ObjectLocation.of("bucket", "a"));
+    controllable.countGetsFromNow();
     S3SeekableInputStream streamA = factory.createStream(S3URI.of("bucket", "a"));
     CountDownLatch aStarted = new CountDownLatch(1);
     CompletableFuture<Integer> readA =
@@ -222,7 +223,7 @@ class PhysicalIOBehaviourTest {
               }
             });
     assertTrue(aStarted.await(5, TimeUnit.SECONDS));
-    Thread.sleep(100);
+    assertTrue(controllable.awaitGets(1, 10), "A's GET is sent and hangs");
     for (int i = 0; i < 100; i++) {
       byte[] bytes = new byte[500];
       streamB.readFully(i * 500, bytes, 0, 500);
@@ -376,7 +377,7 @@ class PhysicalIOBehaviourTest {
    */
   private CompletableFuture<Void> startReading(S3SeekableInputStream stream, int length)
       throws InterruptedException {
-    int getsBefore = store.gets().size();
+    controllable.countGetsFromNow();
     CompletableFuture<Void> read =
         CompletableFuture.runAsync(
             () -> {
@@ -386,9 +387,7 @@ class PhysicalIOBehaviourTest {
                 throw new RuntimeException(e);
               }
             });
-    while (store.gets().size() == getsBefore) {
-      Thread.sleep(5);
-    }
+    assertTrue(controllable.awaitGets(1, 10), "the read sends its GET");
     return read;
   }
 
