@@ -95,6 +95,11 @@ final class Block {
     return purpose == FetchPurpose.SCAN;
   }
 
+  /** Whether the block was fetched ahead for a scan of an object longer than {@code length}. */
+  boolean isScanBeyond(long length) {
+    return isForScan() && key.owner().length() > length;
+  }
+
   /** Whether a reader has copied bytes from the block (prefetched blocks start unread). */
   boolean wasRead() {
     return read;

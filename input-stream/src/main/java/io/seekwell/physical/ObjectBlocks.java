@@ -1,5 +1,7 @@
 package io.seekwell.physical;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -58,6 +60,26 @@ final class ObjectBlocks {
   Block blockAt(long position) {
     Map.Entry<Long, Block> entry = blocks.floorEntry(position);
     return entry != null && entry.getValue().range().contains(position) ? entry.getValue() : null;
+  }
+
+  /**
+   * The bytes of {@code [start, end)} held by complete blocks, looked up from {@code near} and its
+   * neighbours, each block pinned once into {@code pins}; null if some byte is not in a complete
+   * block or more than {@code maxBlocks} blocks hold them (the pins taken stay in {@code pins}).
+   */
+  List<HeldBytes> pinHeld(Block near, long start, long end, int maxBlocks, BlockPins pins) {
+    List<HeldBytes> held = new ArrayList<>();
+    long position = start;
+    while (position < end && held.size() < maxBlocks) {
+      Block holder = near.range().contains(position) ? near : blockAt(position);
+      if (holder == null || !holder.isComplete() || !pins.pin(holder)) {
+        return null;
+      }
+      int length = (int) (Math.min(end, holder.range().end() + 1) - position);
+      held.add(new HeldBytes(holder, position, length));
+      position += length;
+    }
+    return position == end ? held : null;
   }
 
   /** The blocks by start position; a live view. */

@@ -45,24 +45,33 @@ public final class PhysicalIO implements AutoCloseable {
       DiskCacheConfiguration diskCache,
       Metrics metrics,
       Ticker ticker) {
-    this(client, configuration, diskCache, UsableSpace.FILE_STORE, metrics, ticker);
+    this(
+        client,
+        configuration,
+        diskCache,
+        DiskCaches.PROCESS,
+        UsableSpace.FILE_STORE,
+        metrics,
+        ticker);
   }
 
   /**
-   * As the public constructor, with the disk tier told the usable bytes of its directory by {@code
-   * space} (tests make a disk full so).
+   * As the public constructor, with the disk tier's directory shared within {@code scope} rather
+   * than the process, and told the usable bytes of its directory by {@code space} (tests make a
+   * disk full so).
    */
   PhysicalIO(
       ObjectClient client,
       PhysicalIOConfiguration configuration,
       DiskCacheConfiguration diskCache,
+      DiskCaches scope,
       UsableSpace space,
       Metrics metrics,
       Ticker ticker) {
     this.configuration = configuration;
     this.metadata = new MetadataStore(client, configuration, ticker);
     this.blocks =
-        new BlockStore(client, configuration, diskCache, space, metrics, metadata, ticker);
+        new BlockStore(client, configuration, diskCache, scope, space, metrics, metadata, ticker);
   }
 
   /**

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** One object's files, written the way the tier does where the file system refuses direct I/O. */
 class DiskObjectTest {
 
-  private static final int LENGTH = 20 * DiskObject.GRANULE + 1234;
+  private static final int LENGTH = 20 * GranuleIndex.GRANULE + 1234;
   private static final int ALIGNMENT = 4096;
 
   @TempDir Path directory;
@@ -29,15 +29,15 @@ class DiskObjectTest {
   void granulesWrittenThroughThePageCacheReadBackAfterARestart() throws IOException {
     DiskObject written = loaded(false);
     Map<Integer, List<ByteBuffer>> granules = new LinkedHashMap<>();
-    for (int granule = 0; DiskObject.startOf(granule) < LENGTH; granule++) {
-      int start = (int) DiskObject.startOf(granule);
+    for (int granule = 0; GranuleIndex.startOf(granule) < LENGTH; granule++) {
+      int start = (int) GranuleIndex.startOf(granule);
       // Each granule given in two parts, as it is when two blocks hold it.
-      int half = written.lengthOf(granule) / 2;
+      int half = written.index().lengthOf(granule) / 2;
       granules.put(
           granule,
           List.of(
               ByteBuffer.wrap(content, start, half),
-              ByteBuffer.wrap(content, start + half, written.lengthOf(granule) - half)));
+              ByteBuffer.wrap(content, start + half, written.index().lengthOf(granule) - half)));
     }
     ByteBuffer staging =
         ByteBuffer.allocateDirect(DiskObject.MAX_RUN + 2 * ALIGNMENT).alignedSlice(ALIGNMENT);
@@ -52,7 +52,13 @@ class DiskObjectTest {
   }
 
   private DiskObject loaded(boolean listed) throws IOException {
-    DiskObject object = new DiskObject(directory, "object", listed, 0, 0, delta -> {});
+    DiskObject object =
+        new DiskObject(
+            directory.resolve("object.data"),
+            directory.resolve("object.index"),
+            listed,
+            0,
+            delta -> {});
     assertTrue(object.load("the object", LENGTH, () -> fail("not foreign")));
     return object;
   }
@@ -63,7 +69,11 @@ class DiskObjectTest {
     while (done < LENGTH) {
       int n =
           object.read(
-              DiskObject.granuleOf(done), bytes, done, LENGTH - done, () -> fail("a bad granule"));
+              GranuleIndex.granuleOf(done),
+              bytes,
+              done,
+              LENGTH - done,
+              () -> fail("a bad granule"));
       assertTrue(n > 0, "stored from " + done);
       done += n;
     }

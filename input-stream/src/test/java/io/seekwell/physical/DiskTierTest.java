@@ -207,7 +207,7 @@ class DiskTierTest {
 
   @Test
   void atMostTheBoundOfObjectsStayMapped() throws IOException {
-    int objects = DiskTier.MAPPED_OBJECTS + 16;
+    int objects = DiskReader.MAPPED_OBJECTS + 16;
     List<ObjectLocation> locations = new ArrayList<>();
     List<byte[]> contents = new ArrayList<>();
     List<String> tags = new ArrayList<>();
@@ -235,7 +235,7 @@ class DiskTierTest {
       assertEquals(objects * 1000L, metrics.get(Metric.DISK_BYTES_READ), "each was mapped");
       long mapped = mappingsIn(directory);
       // The bound, plus what a fetch thread may have just mapped and not yet counted (4 threads).
-      assertTrue(mapped >= MAPPED && mapped <= DiskTier.MAPPED_OBJECTS + 4, mapped + " mappings");
+      assertTrue(mapped >= MAPPED && mapped <= DiskReader.MAPPED_OBJECTS + 4, mapped + " mappings");
     }
   }
 

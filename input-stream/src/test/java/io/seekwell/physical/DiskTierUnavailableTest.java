@@ -58,6 +58,9 @@ class DiskTierUnavailableTest {
    * directory}, checking that it gets the object's bytes and that every byte it did not have from
    * disk was fetched once.
    */
+  // The factories of each test share directories among themselves only.
+  private final DiskCaches scope = new DiskCaches();
+
   private Outcome readWhole(Path directory, UsableSpace space) throws IOException {
     Metrics metrics = new Metrics();
     int getsBefore = store.gets().size();
@@ -69,6 +72,7 @@ class DiskTierUnavailableTest {
                 store,
                 PhysicalIOConfiguration.DEFAULT,
                 DiskCacheConfiguration.in(directory, 64L * MIB),
+                scope,
                 space,
                 metrics,
                 Ticker.system());

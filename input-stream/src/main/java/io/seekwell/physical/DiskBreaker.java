@@ -1,0 +1,55 @@
+package io.seekwell.physical;
+
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.Metrics;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pauses a disk tier after a disk error: for a minute its reads and writes are skipped (reads go to
+ * the store, and never fail because of the disk), with one warning per error. Thread-safe: any
+ * thread may trip it or ask; the pause's end is one volatile field, and two errors at once both
+ * push it out by a minute.
+ */
+final class DiskBreaker {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DiskBreaker.class);
+  private static final long PAUSE_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+  private final Path directory;
+  private final LongSupplier nanoTime;
+  private volatile long pausedUntil;
+  private volatile boolean paused;
+
+  /** A breaker for the tier in {@code directory}, timed by {@code nanoTime}. */
+  DiskBreaker(Path directory, LongSupplier nanoTime) {
+    this.directory = directory;
+    this.nanoTime = nanoTime;
+  }
+
+  /** Whether the tier is paused now. */
+  boolean isPaused() {
+    if (paused && nanoTime.getAsLong() - pausedUntil >= 0) {
+      paused = false;
+    }
+    return paused;
+  }
+
+  /** Counts {@code error} (of doing {@code what}) in {@code metrics} and pauses the tier. */
+  void trip(String what, IOException error, Metrics metrics) {
+    metrics.increment(Metric.DISK_ERRORS);
+    pausedUntil = nanoTime.getAsLong() + PAUSE_NANOS;
+    paused = true;
+    LOG.warn(
+        "Disk cache in {}: {} failed ({}); reads go to the store, and the disk cache pauses for"
+            + " {} s",
+        directory,
+        what,
+        error.toString(),
+        TimeUnit.NANOSECONDS.toSeconds(PAUSE_NANOS));
+  }
+}

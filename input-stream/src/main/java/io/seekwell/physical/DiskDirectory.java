@@ -1,0 +1,189 @@
+package io.seekwell.physical;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.function.LongConsumer;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The directory of a disk tier, claimed for this process: it holds the directory's lock ({@link
+ * DiskDirectoryLock}), knows how to write there (direct I/O or not, aligned to what), names the
+ * files of each object version, and lists what an earlier run left (crash recovery: a data file
+ * whose index was never written goes). Immutable once opened, apart from the lock it releases.
+ */
+final class DiskDirectory {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DiskDirectory.class);
+  private static final String INDEX_SUFFIX = ".index";
+  private static final String DATA_SUFFIX = ".data";
+
+  /** An object version found in the directory: its name and its index file's size. */
+  record Listed(String name, long indexSize) {}
+
+  private final Path path;
+  private final DiskDirectoryLock lock;
+  private final DiskObject.Staging staging;
+
+  private DiskDirectory(Path path, DiskDirectoryLock lock, DiskObject.Staging staging) {
+    this.path = path;
+    this.lock = lock;
+    this.staging = staging;
+  }
+
+  /**
+   * Claims {@code path} (see {@link DiskDirectoryLock#claim}) and probes it for direct I/O; on
+   * failure, releases it.
+   *
+   * @throws DiskUnavailableException if it cannot be claimed or written
+   */
+  static DiskDirectory open(Path path, UsableSpace space) throws DiskUnavailableException {
+    DiskDirectoryLock lock = DiskDirectoryLock.claim(path, space);
+    try {
+      return new DiskDirectory(path, lock, stagingFor(path));
+    } catch (IOException | UncheckedIOException e) {
+      lock.release();
+      throw new DiskUnavailableException("it cannot be written or listed (" + e + ")", e);
+    } catch (RuntimeException e) {
+      lock.release();
+      throw e;
+    }
+  }
+
+  Path path() {
+    return path;
+  }
+
+  /**
+   * The writer's staging buffer for the directory's file system; only the tier's one writer thread
+   * uses it.
+   */
+  DiskObject.Staging staging() {
+    return staging;
+  }
+
+  /**
+   * The unit direct I/O in {@code directory} must be aligned to: its file system's block size, at
+   * least 4 KiB, or 4 KiB if the file system does not tell.
+   */
+  private static int alignmentIn(Path directory) {
+    try {
+      long blockSize = Files.getFileStore(directory).getBlockSize();
+      return (int) Math.min(GranuleIndex.GRANULE, Math.max(4096, blockSize));
+    } catch (IOException | UnsupportedOperationException e) {
+      LOG.debug("Disk cache in {}: block size unknown, aligning to 4 KiB", directory, e);
+      return 4096;
+    }
+  }
+
+  private static DiskObject.Staging stagingFor(Path directory) throws IOException {
+    int alignment = alignmentIn(directory);
+    return new DiskObject.Staging(
+        ByteBuffer.allocateDirect(DiskObject.MAX_RUN + 2 * alignment).alignedSlice(alignment),
+        alignment,
+        directWritesWork(directory));
+  }
+
+  /**
+   * Whether files in {@code directory} can be opened for direct I/O; where the file system refuses
+   * it (a few do), the tier writes through the page cache.
+   */
+  private static boolean directWritesWork(Path directory) throws IOException {
+    Path probe = Files.createTempFile(directory, ".direct", ".probe");
+    try (FileChannel channel =
+        FileChannel.open(probe, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT)) {
+      return channel.isOpen();
+    } catch (IOException | UnsupportedOperationException e) {
+      LOG.info(
+          "Disk cache in {}: no direct I/O here ({}); writes go through the page cache",
+          directory,
+          e.toString());
+      return false;
+    } finally {
+      Files.deleteIfExists(probe);
+    }
+  }
+
+  /**
+   * The object versions the directory holds, least recently written first, reading no index; a data
+   * file whose index was never written (a crash) is of no use and is deleted.
+   */
+  List<Listed> recover() throws IOException {
+    record Found(String name, long size, FileTime modified) {}
+    List<Found> found = new ArrayList<>();
+    List<Path> dataFiles = new ArrayList<>();
+    try (Stream<Path> files = Files.list(path)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        String name = file.getFileName().toString();
+        if (name.endsWith(INDEX_SUFFIX)) {
+          found.add(
+              new Found(
+                  name.substring(0, name.length() - INDEX_SUFFIX.length()),
+                  Files.size(file),
+                  Files.getLastModifiedTime(file)));
+        } else if (name.endsWith(DATA_SUFFIX)) {
+          dataFiles.add(file);
+        }
+      }
+    }
+    for (Path data : dataFiles) {
+      String name = data.getFileName().toString();
+      if (!Files.exists(path.resolve(name.replace(DATA_SUFFIX, INDEX_SUFFIX)))) {
+        Files.deleteIfExists(data);
+      }
+    }
+    found.sort(Comparator.comparing(Found::modified));
+    return found.stream().map(entry -> new Listed(entry.name(), entry.size())).toList();
+  }
+
+  /** The identity an object version's index names: location, length, ETag, SSE-C key MD5. */
+  static String identity(ObjectKey key) {
+    return key.location()
+        + "\n"
+        + key.length()
+        + "\n"
+        + (key.etag() == null ? "" : key.etag())
+        + "\n"
+        + key.scope().customerKeyMd5();
+  }
+
+  /** The name an object version's files have: the SHA-256 of its {@code identity}. */
+  static String nameOf(String identity) {
+    try {
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      return HexFormat.of().formatHex(digest.digest(identity.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("Every Java runtime has SHA-256", e);
+    }
+  }
+
+  /** The object named {@code name} here; see {@link DiskObject#DiskObject} for the rest. */
+  DiskObject object(String name, boolean listed, long storedBytes, LongConsumer sizeChanges) {
+    return new DiskObject(
+        path.resolve(name + DATA_SUFFIX),
+        path.resolve(name + INDEX_SUFFIX),
+        listed,
+        storedBytes,
+        sizeChanges);
+  }
+
+  /** Releases the directory's lock. */
+  void release() {
+    lock.release();
+  }
+}

@@ -1,0 +1,161 @@
+package io.seekwell.physical;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.Metrics;
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.util.Optional;
+
+/**
+ * Fills blocks from a disk tier's objects, on the fetch thread of the block: from the block's first
+ * missing byte on, granule by granule, stopping at the first granule the disk does not hold or that
+ * fails its checksum. Keeps the mappings of the {@value #MAPPED_OBJECTS} objects read last; a disk
+ * error trips the tier's {@link DiskBreaker}.
+ *
+ * <p><b>Design notes.</b> {@code mapped} is a bounded Caffeine cache (thread-safe) of the objects
+ * whose files stay mapped; the object that falls out is unmapped on the thread that made it fall
+ * out, at once ({@code cleanUp}) rather than at the cache's next maintenance. A {@link
+ * GranuleFiller} belongs to one fill on one thread.
+ */
+final class DiskReader {
+
+  /**
+   * The most objects whose files stay mapped: a process may hold only so many mappings ({@code
+   * vm.max_map_count}, 65,530 by default on Linux), and each costs one per gigabyte of its object.
+   */
+  static final int MAPPED_OBJECTS = 1024;
+
+  private final DiskObjects objects;
+  private final DiskBreaker breaker;
+  private final Cache<DiskObject, Boolean> mapped =
+      Caffeine.newBuilder()
+          .maximumSize(MAPPED_OBJECTS)
+          .executor(Runnable::run)
+          .removalListener(
+              (DiskObject object, Boolean unused, RemovalCause cause) -> {
+                if (object != null) {
+                  object.unmap();
+                }
+              })
+          .build();
+
+  DiskReader(DiskObjects objects, DiskBreaker breaker) {
+    this.objects = objects;
+    this.breaker = breaker;
+  }
+
+  /**
+   * Fills {@code block} (of {@code key}'s object) with the bytes the disk holds from its first
+   * missing byte on, counting them in {@code metrics} and {@code stream}.
+   *
+   * @return how many bytes it filled
+   */
+  int fill(ObjectKey key, Block block, Metrics metrics, Optional<Metrics> stream) {
+    if (breaker.isPaused()) {
+      return 0;
+    }
+    String identity = DiskDirectory.identity(key);
+    DiskObject object = objects.use(DiskDirectory.nameOf(identity));
+    try {
+      if (object == null || !DiskObjects.load(object, identity, key.length(), metrics)) {
+        return 0;
+      }
+      try {
+        return block.fillInPlace(new GranuleFiller(object, block.range().start(), metrics, stream));
+      } finally {
+        if (Mappings.available()) {
+          mapped.get(object, read -> Boolean.TRUE); // after the read: the last to map, it counts
+          if (mapped.estimatedSize() > MAPPED_OBJECTS) {
+            mapped.cleanUp(); // evicts now, not at the cache's next maintenance
+          }
+        }
+      }
+    } catch (ClosedChannelException e) {
+      return 0; // evicted meanwhile: the GET serves the bytes
+    } catch (IOException e) {
+      breaker.trip("reading " + key.location() + " " + block.range(), e, metrics);
+      return 0;
+    } catch (InternalError e) {
+      // The JVM's report of a fault under a mapping: the file was cut short, or the device failed.
+      breaker.trip(
+          "reading " + key.location() + " " + block.range(),
+          new IOException("a mapped data file could not be read", e),
+          metrics);
+      return 0;
+    }
+  }
+
+  /** Forgets {@code object}'s mappings, as it leaves the tier. */
+  void forget(DiskObject object) {
+    mapped.invalidate(object);
+  }
+
+  /** Fills a block with the granules it reads from disk, in runs, checking each. */
+  private static final class GranuleFiller implements Block.Filler {
+    private final DiskObject object;
+    private final long blockStart;
+    private final Metrics metrics;
+    private final Optional<Metrics> stream;
+    private byte[] scratch;
+
+    GranuleFiller(DiskObject object, long blockStart, Metrics metrics, Optional<Metrics> stream) {
+      this.object = object;
+      this.blockStart = blockStart;
+      this.metrics = metrics;
+      this.stream = stream;
+    }
+
+    /**
+     * Counts {@code bytes} served from disk, and a hit if they complete the block, before the block
+     * shows them to readers (so that a reader that has them sees them counted).
+     */
+    private int served(int bytes, boolean completesBlock) {
+      count(metrics, bytes, completesBlock);
+      stream.ifPresent(sink -> count(sink, bytes, completesBlock));
+      return bytes;
+    }
+
+    private static void count(Metrics sink, int bytes, boolean completesBlock) {
+      sink.add(Metric.DISK_BYTES_READ, bytes);
+      if (completesBlock) {
+        sink.increment(Metric.DISK_HITS);
+      }
+    }
+
+    @Override
+    public int fill(byte[] array, int offset, int length) throws IOException {
+      long position = blockStart + offset;
+      int granule = GranuleIndex.granuleOf(position);
+      long granuleStart = GranuleIndex.startOf(granule);
+      if (granuleStart == position) {
+        int n = object.read(granule, array, offset, length, this::checksumFailed);
+        if (n > 0 || object.index().lengthOf(granule) <= length) {
+          return n == 0 ? 0 : served(n, n == length);
+        }
+      }
+      // The block starts or ends inside this granule: it is read whole aside.
+      int n = object.read(granule, scratch(), 0, GranuleIndex.GRANULE, this::checksumFailed);
+      int skip = (int) (position - granuleStart);
+      if (n <= skip) {
+        return 0;
+      }
+      int copied = Math.min(n - skip, length);
+      System.arraycopy(scratch, skip, array, offset, copied);
+      return served(copied, copied == length);
+    }
+
+    private void checksumFailed() {
+      metrics.increment(Metric.DISK_CHECKSUM_FAILURES);
+    }
+
+    private byte[] scratch() {
+      if (scratch == null) {
+        scratch = new byte[GranuleIndex.GRANULE];
+      }
+      return scratch;
+    }
+  }
+}

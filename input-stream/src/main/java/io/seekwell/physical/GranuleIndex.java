@@ -1,0 +1,163 @@
+package io.seekwell.physical;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.zip.CRC32C;
+
+/**
+ * The file format of a {@link DiskObject}'s index and what it says: which 64 KiB granules of the
+ * object version are stored, each with the CRC32C of its bytes. An index file is a header (magic,
+ * the object's identity and length, the header's CRC32C) and then 12-byte records (granule,
+ * checksum, the record's CRC32C), appended as granules are written. A record counts only if it is
+ * whole and its own checksum matches, so a torn record ends the index.
+ *
+ * <p>Thread-safety: a granule's checksum is set before its bit in {@code present}, whose atomic
+ * write publishes it; readers look at the bit first. The one writer thread sets bits, any reader
+ * may clear one ({@link #forget}).
+ */
+final class GranuleIndex {
+
+  /** The unit the disk tier stores, checks and evicts within an object. */
+  static final int GRANULE = 64 * 1024;
+
+  /** The bytes of one index record. */
+  static final int RECORD = 12;
+
+  private static final byte[] MAGIC = "SEEKWELL-DISK-1\n".getBytes(StandardCharsets.US_ASCII);
+
+  private final long length;
+  private final int[] checksums;
+  private final AtomicLongArray present;
+
+  /** An index of an object of {@code length} bytes that lists no granule yet. */
+  GranuleIndex(long length) {
+    this.length = length;
+    int granules = Math.toIntExact((length + GRANULE - 1) / GRANULE);
+    this.checksums = new int[granules];
+    this.present = new AtomicLongArray((granules + 63) / 64);
+  }
+
+  /** The granule holding {@code position}. */
+  static int granuleOf(long position) {
+    return (int) (position / GRANULE);
+  }
+
+  /** The first byte of {@code granule}. */
+  static long startOf(int granule) {
+    return (long) granule * GRANULE;
+  }
+
+  /** The estimate of bytes an index file of {@code indexSize} bytes lists, before reading it. */
+  static long estimatedBytes(long indexSize) {
+    return Math.max(0, indexSize / RECORD) * GRANULE;
+  }
+
+  /** The header an index of the object {@code identity} of {@code length} bytes starts with. */
+  static byte[] header(String identity, long length) {
+    byte[] name = identity.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer header = ByteBuffer.allocate(MAGIC.length + 4 + name.length + 8 + 4);
+    header.put(MAGIC).putInt(name.length).put(name).putLong(length);
+    CRC32C crc = new CRC32C();
+    crc.update(header.array(), 0, header.position());
+    header.putInt((int) crc.getValue());
+    return header.array();
+  }
+
+  /** Whether {@code stored} starts with {@code header}. */
+  static boolean startsWith(byte[] stored, byte[] header) {
+    return stored.length >= header.length
+        && Arrays.equals(stored, 0, header.length, header, 0, header.length);
+  }
+
+  /**
+   * Takes in the whole, well-formed records of {@code stored} from {@code offset}, up to the first
+   * that is not.
+   *
+   * @return the bytes of the records taken in
+   */
+  long readRecords(byte[] stored, int offset) {
+    ByteBuffer records = ByteBuffer.wrap(stored, offset, stored.length - offset);
+    long valid = 0;
+    while (records.remaining() >= RECORD) {
+      int granule = records.getInt();
+      int checksum = records.getInt();
+      int recordChecksum = records.getInt();
+      if (recordChecksum != recordChecksum(granule, checksum)
+          || granule < 0
+          || granule >= checksums.length) {
+        break;
+      }
+      add(granule, checksum);
+      valid += RECORD;
+    }
+    return valid;
+  }
+
+  /** Appends to {@code records} the record of {@code granule} with {@code checksum}. */
+  static void putRecord(ByteBuffer records, int granule, int checksum) {
+    records.putInt(granule).putInt(checksum).putInt(recordChecksum(granule, checksum));
+  }
+
+  private static int recordChecksum(int granule, int checksum) {
+    CRC32C crc = new CRC32C();
+    crc.update(ByteBuffer.allocate(8).putInt(granule).putInt(checksum).flip());
+    return (int) crc.getValue();
+  }
+
+  /** The CRC32C of {@code length} bytes of {@code array} from {@code offset}. */
+  static int checksum(byte[] array, int offset, int length) {
+    CRC32C crc = new CRC32C();
+    crc.update(array, offset, length);
+    return (int) crc.getValue();
+  }
+
+  /** How many granules the object has. */
+  int granules() {
+    return checksums.length;
+  }
+
+  /** The length of {@code granule}: 64 KiB, or less for the object's last. */
+  int lengthOf(int granule) {
+    return (int) Math.min(GRANULE, length - startOf(granule));
+  }
+
+  /** Whether {@code granule} is listed. */
+  boolean isPresent(int granule) {
+    return (present.get(granule / 64) & (1L << (granule % 64))) != 0;
+  }
+
+  /** Lists {@code granule} with {@code checksum}. */
+  void add(int granule, int checksum) {
+    checksums[granule] = checksum;
+    present.getAndAccumulate(granule / 64, 1L << (granule % 64), (a, b) -> a | b);
+  }
+
+  /** Whether {@code length} bytes of {@code array} from {@code offset} match {@code granule}. */
+  boolean matches(int granule, byte[] array, int offset, int length) {
+    return checksum(array, offset, length) == checksums[granule];
+  }
+
+  /**
+   * Stops listing {@code granule}. Only the caller that clears it is told so: readers of two blocks
+   * that share the granule may find it bad together, and it counts as one failure.
+   *
+   * @return whether this call cleared it
+   */
+  boolean forget(int granule) {
+    long bit = 1L << (granule % 64);
+    return (present.getAndAccumulate(granule / 64, ~bit, (a, b) -> a & b) & bit) != 0;
+  }
+
+  /** The bytes of the granules listed. */
+  long listedBytes() {
+    long bytes = 0;
+    for (int granule = 0; granule < checksums.length; granule++) {
+      if (isPresent(granule)) {
+        bytes += lengthOf(granule);
+      }
+    }
+    return bytes;
+  }
+}
