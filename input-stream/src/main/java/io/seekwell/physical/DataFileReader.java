@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  */
 final class DataFileReader {
 
-  private static final Logger LOG = LoggerFactory.getLogger(DataFileReader.class);
+  private static final Logger LOG =
+      LoggerFactory.getLogger(DiskObject.class); // the name operators know
 
   /** The bytes one mapping covers: a multiple of {@link DiskObject#MAX_RUN}, below 2 GiB. */
   static final long REGION = 1L << 30;

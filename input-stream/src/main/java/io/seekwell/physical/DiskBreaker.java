@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  */
 final class DiskBreaker {
 
-  private static final Logger LOG = LoggerFactory.getLogger(DiskBreaker.class);
+  // Logs under the disk tier's name, the one operators filter on.
+  private static final Logger LOG = LoggerFactory.getLogger(DiskTier.class);
   private static final long PAUSE_NANOS = TimeUnit.MINUTES.toNanos(1);
 
   private final Path directory;

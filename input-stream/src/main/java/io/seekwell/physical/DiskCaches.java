@@ -29,7 +29,8 @@ final class DiskCaches {
   /** The scope of the whole process, which the public constructors of {@link PhysicalIO} use. */
   static final DiskCaches PROCESS = new DiskCaches();
 
-  private static final Logger LOG = LoggerFactory.getLogger(DiskCaches.class);
+  // Logs under the disk tier's name, the one operators filter on.
+  private static final Logger LOG = LoggerFactory.getLogger(DiskTier.class);
 
   private final Map<Path, DiskCache> open = new HashMap<>();
   private final Map<DiskCache, Integer> users = new HashMap<>();

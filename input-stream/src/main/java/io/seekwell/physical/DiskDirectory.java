@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  */
 final class DiskDirectory {
 
-  private static final Logger LOG = LoggerFactory.getLogger(DiskDirectory.class);
+  // Logs under the disk tier's name, the one operators filter on.
+  private static final Logger LOG = LoggerFactory.getLogger(DiskTier.class);
   private static final String INDEX_SUFFIX = ".index";
   private static final String DATA_SUFFIX = ".data";
 
@@ -38,9 +39,9 @@ final class DiskDirectory {
 
   private final Path path;
   private final DiskDirectoryLock lock;
-  private final DiskObject.Staging staging;
+  private final DataFileWriter.Staging staging;
 
-  private DiskDirectory(Path path, DiskDirectoryLock lock, DiskObject.Staging staging) {
+  private DiskDirectory(Path path, DiskDirectoryLock lock, DataFileWriter.Staging staging) {
     this.path = path;
     this.lock = lock;
     this.staging = staging;
@@ -73,7 +74,7 @@ final class DiskDirectory {
    * The writer's staging buffer for the directory's file system; only the tier's one writer thread
    * uses it.
    */
-  DiskObject.Staging staging() {
+  DataFileWriter.Staging staging() {
     return staging;
   }
 
@@ -91,9 +92,9 @@ final class DiskDirectory {
     }
   }
 
-  private static DiskObject.Staging stagingFor(Path directory) throws IOException {
+  private static DataFileWriter.Staging stagingFor(Path directory) throws IOException {
     int alignment = alignmentIn(directory);
-    return new DiskObject.Staging(
+    return new DataFileWriter.Staging(
         ByteBuffer.allocateDirect(DiskObject.MAX_RUN + 2 * alignment).alignedSlice(alignment),
         alignment,
         directWritesWork(directory));

@@ -1,6 +1,5 @@
 package io.seekwell.physical;
 
-import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -9,12 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
-import java.util.zip.CRC32C;
 
 /**
  * The bytes of one immutable object version kept by the {@link DiskTier}: a sparse data file with
@@ -22,7 +19,8 @@ import java.util.zip.CRC32C;
  * that names the object and lists the 64 KiB granules written, each with its CRC32C. A granule
  * counts only once its index record is complete and its bytes match the checksum, so a crash
  * mid-write, a torn record or a file someone cut short never serves a wrong byte: the granule is
- * fetched again. The data file is read by a {@link DataFileReader}.
+ * fetched again. The data file is read by a {@link DataFileReader} and written by {@link
+ * DataFileWriter}.
  *
  * <p><b>Design notes.</b> The object's monitor guards loading ({@link #load}: reading the index
  * file, creating or truncating it, which is I/O under the monitor, once per object) and {@link
@@ -206,105 +204,36 @@ final class DiskObject {
   }
 
   /**
-   * How the writer thread writes: through {@code buffer} (its own; direct, aligned to {@code
-   * alignment}, at least {@link #MAX_RUN} plus one alignment unit long), with direct I/O if {@code
-   * direct}, in whole units of {@code alignment}.
-   */
-  record Staging(ByteBuffer buffer, int alignment, boolean direct) {}
-
-  /**
-   * Writes whole granules, each given as the buffers that hold its bytes in order (ascending), then
-   * their index records; a granule counts once both are written. The bytes of consecutive granules
-   * are copied into the staging buffer and written from it, up to {@link #MAX_RUN} per write. The
-   * files are open only during the call. Call only after {@link #load} returned true.
+   * Writes whole granules, each given as the buffers that hold its bytes in order (ascending), to
+   * the data file (see {@link DataFileWriter}), then their index records; a granule counts once
+   * both are written. The files are open only during the call. Call only after {@link #load}
+   * returned true.
    *
    * @return the bytes written
+   * @throws ClosedChannelException if the object was removed
    */
-  long write(Map<Integer, List<ByteBuffer>> granules, Staging staging) throws IOException {
-    try (FileChannel channel = openData(staging.direct());
-        FileChannel indexWriter = openIndex(false)) {
-      return write(granules, channel, indexWriter, staging.buffer(), staging.alignment());
-    }
-  }
-
-  private long write(
-      Map<Integer, List<ByteBuffer>> granules,
-      FileChannel channel,
-      FileChannel indexWriter,
-      ByteBuffer staging,
-      int alignment)
+  long write(Map<Integer, List<ByteBuffer>> granules, DataFileWriter.Staging staging)
       throws IOException {
-    GranuleIndex listed = index;
-    ByteBuffer records = ByteBuffer.allocate(granules.size() * GranuleIndex.RECORD);
-    Map<Integer, Integer> written = new LinkedHashMap<>();
-    staging.clear();
-    long runStart = 0;
-    long bytes = 0;
-    for (Map.Entry<Integer, List<ByteBuffer>> entry : granules.entrySet()) {
-      int granule = entry.getKey();
-      long start = GranuleIndex.startOf(granule);
-      if (runStart + staging.position() != start || staging.position() >= MAX_RUN) {
-        writeStaged(channel, runStart, staging, alignment);
-        runStart = start;
-      }
-      CRC32C crc = new CRC32C();
-      long given = 0;
-      for (ByteBuffer part : entry.getValue()) {
-        crc.update(part.duplicate());
-        given += part.remaining();
-        staging.put(part.duplicate());
-      }
-      if (given != listed.lengthOf(granule)) {
-        throw new IllegalStateException("Granule " + granule + " was given " + given + " bytes");
-      }
-      int checksum = (int) crc.getValue();
-      GranuleIndex.putRecord(records, granule, checksum);
-      written.put(granule, checksum);
-      bytes += given;
+    if (removed) {
+      throw new ClosedChannelException();
     }
-    writeStaged(channel, runStart, staging, alignment);
+    GranuleIndex listed = index;
+    Map<Integer, Integer> written = DataFileWriter.write(data, granules, listed, staging);
+    ByteBuffer records = ByteBuffer.allocate(written.size() * GranuleIndex.RECORD);
+    long bytes = 0;
+    for (Map.Entry<Integer, Integer> granule : written.entrySet()) {
+      GranuleIndex.putRecord(records, granule.getKey(), granule.getValue());
+      bytes += listed.lengthOf(granule.getKey());
+    }
     records.flip();
-    while (records.hasRemaining()) {
-      indexWriter.write(records, indexWriter.size());
+    try (FileChannel indexWriter = openIndex(false)) {
+      while (records.hasRemaining()) {
+        indexWriter.write(records, indexWriter.size());
+      }
     }
     written.forEach(listed::add);
     changeStored(bytes);
     return bytes;
-  }
-
-  /**
-   * Writes the bytes staged so far at {@code position} of the data file, zero-padded to a whole
-   * {@code alignment} unit (only an object's last granule is not whole: the padding lies past the
-   * object's end), and empties {@code staging}.
-   */
-  private static void writeStaged(
-      FileChannel channel, long position, ByteBuffer staging, int alignment) throws IOException {
-    if (staging.position() == 0) {
-      return;
-    }
-    while (staging.position() % alignment != 0) {
-      staging.put((byte) 0);
-    }
-    staging.flip();
-    while (staging.hasRemaining()) {
-      channel.write(staging, position + staging.position());
-    }
-    staging.clear();
-  }
-
-  /**
-   * The data file opened for writing; with {@code direct} I/O the tier's bytes skip the page
-   * cache's copy and its writeback, and the kernel drops the range from the page cache for the
-   * reads that follow.
-   */
-  private FileChannel openData(boolean direct) throws IOException {
-    if (removed) {
-      throw new ClosedChannelException();
-    }
-    return direct
-        ? FileChannel.open(
-            data, StandardOpenOption.CREATE, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT)
-        : FileChannel.open(data, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
   }
 
   /** Releases the object's mappings (see {@link DataFileReader#unmap}); reads map again. */

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  */
 final class DiskObjects {
 
-  private static final Logger LOG = LoggerFactory.getLogger(DiskObjects.class);
+  // Logs under the disk tier's name, the one operators filter on.
+  private static final Logger LOG = LoggerFactory.getLogger(DiskTier.class);
 
   private final DiskDirectory directory;
   private final ConcurrentHashMap<String, DiskObject> byName = new ConcurrentHashMap<>();

@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  */
 final class DiskWriter {
 
-  private static final Logger LOG = LoggerFactory.getLogger(DiskWriter.class);
+  // Logs under the disk tier's name, the one operators filter on.
+  private static final Logger LOG = LoggerFactory.getLogger(DiskTier.class);
   private static final int QUEUED_WRITES = 64;
   private static final long WRITES_AT_CLOSE_SECONDS = 10;
 
@@ -44,7 +45,7 @@ final class DiskWriter {
   private static final int MAX_BLOCKS_PER_GRANULE = 8;
 
   private final Path directory;
-  private final DiskObject.Staging staging;
+  private final DataFileWriter.Staging staging;
   private final DiskObjects objects;
   private final DiskEviction eviction;
   private final DiskBreaker breaker;

@@ -41,7 +41,7 @@ class DiskObjectTest {
     }
     ByteBuffer staging =
         ByteBuffer.allocateDirect(DiskObject.MAX_RUN + 2 * ALIGNMENT).alignedSlice(ALIGNMENT);
-    long bytes = written.write(granules, new DiskObject.Staging(staging, ALIGNMENT, false));
+    long bytes = written.write(granules, new DataFileWriter.Staging(staging, ALIGNMENT, false));
     assertEquals(LENGTH, bytes);
     assertArrayEquals(content, readAll(written));
     written.unmap();
