@@ -92,7 +92,10 @@ final class DataFileReader {
         }
       }
     } catch (NoSuchFileException e) {
-      throw new ClosedChannelException(); // evicted meanwhile (or deleted): the GET serves it
+      // Evicted meanwhile (or deleted): the GET serves it.
+      ClosedChannelException evicted = new ClosedChannelException();
+      evicted.initCause(e);
+      throw evicted;
     }
     return target.position() - offset;
   }

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The bytes of one immutable object version kept by the {@link DiskTier}: a sparse data file with
@@ -31,6 +33,8 @@ import java.util.function.LongConsumer;
  * still run, and its files are deleted by the removal.
  */
 final class DiskObject {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DiskObject.class);
 
   /**
    * The most granule bytes one read copies or one system call writes: 16 granules, within a core's
@@ -108,7 +112,7 @@ final class DiskObject {
         stored = Files.readAllBytes(indexFile);
       }
     } catch (NoSuchFileException e) {
-      // Removed since it was listed: the object starts empty.
+      LOG.debug("Disk cache: {} was removed since it was listed; it starts empty", indexFile);
     }
     long valid = 0;
     if (stored != null && GranuleIndex.startsWith(stored, header)) {

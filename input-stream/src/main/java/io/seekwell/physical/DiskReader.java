@@ -8,6 +8,8 @@ import io.seekwell.common.metrics.Metrics;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Fills blocks from a disk tier's objects, on the fetch thread of the block: from the block's first
@@ -21,6 +23,9 @@ import java.util.Optional;
  * GranuleFiller} belongs to one fill on one thread.
  */
 final class DiskReader {
+
+  // Logs under the disk tier's name, the one operators filter on.
+  private static final Logger LOG = LoggerFactory.getLogger(DiskTier.class);
 
   /**
    * The most objects whose files stay mapped: a process may hold only so many mappings ({@code
@@ -74,7 +79,8 @@ final class DiskReader {
         }
       }
     } catch (ClosedChannelException e) {
-      return 0; // evicted meanwhile: the GET serves the bytes
+      LOG.debug("Disk cache: {} was evicted while read; the GET serves it", key.location());
+      return 0;
     } catch (IOException e) {
       breaker.trip("reading " + key.location() + " " + block.range(), e, metrics);
       return 0;
