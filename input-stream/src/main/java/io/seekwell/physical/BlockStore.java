@@ -82,9 +82,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * (which takes the object's plan lock while planning, never during I/O), {@link #touch}, and {@link
  * #get} for direct reads. Fetch threads fill blocks through the tiers and {@link #get}; waiters of
  * a block are completed on the fetch thread that received their bytes. Any thread may call {@link
- * #release}, both {@code invalidate} methods and {@link #close}. The memory tier's eviction lock is
- * taken only when a reservation does not fit, and never while waiting for I/O; there is no lock on
- * the path of a read of cached bytes.
+ * #release}, {@link #invalidate(ObjectLocation)}, {@link #changed} and {@link #close}. The memory
+ * tier's eviction lock is taken only when a reservation does not fit, and never while waiting for
+ * I/O; there is no lock on the path of a read of cached bytes.
  *
  * <p><b>Versions.</b> Every GET of a version carries its ETag as {@code If-Match} once known; a
  * response naming another version, or a 412, drops the version's blocks and metadata ({@link

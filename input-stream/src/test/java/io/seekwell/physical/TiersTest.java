@@ -100,6 +100,7 @@ class TiersTest {
     memory.add(block);
     tiers.fill(block, CONTEXT);
     block.whenFilled(LENGTH).get(10, TimeUnit.SECONDS);
+    fetcher.close(); // waits for the fetch thread, which offers the block after filling it
     ByteBuffer bytes = block.arrived(0, LENGTH);
     byte[] copy = new byte[LENGTH];
     bytes.get(copy);
