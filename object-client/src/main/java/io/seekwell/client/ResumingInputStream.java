@@ -3,6 +3,7 @@ package io.seekwell.client;
 import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.io.BulkReadInputStream;
 import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.object.ErrorKind;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectStoreException;
@@ -85,7 +86,7 @@ final class ResumingInputStream extends BulkReadInputStream {
 
   private IOException stalled(IOException cause) {
     client.count(Metric.STALLED_GETS_ABANDONED, request.options());
-    return new ObjectStoreException(
+    return ObjectStoreException.stalled(
         "GET "
             + request.describe()
             + ": no body bytes for "
@@ -93,10 +94,6 @@ final class ResumingInputStream extends BulkReadInputStream {
             + " ms after "
             + (position - request.range().start())
             + " bytes; the stalled connection was cut",
-        0,
-        null,
-        null,
-        true,
         cause);
   }
 
@@ -106,7 +103,7 @@ final class ResumingInputStream extends BulkReadInputStream {
     while (true) {
       watch.end();
       Futures.closeQuietly(current);
-      if (!RetryPolicy.isRetryable(last) || Thread.currentThread().isInterrupted()) {
+      if (!ErrorKind.isRetryable(last) || Thread.currentThread().isInterrupted()) {
         throw last;
       }
       if (position > positionAtLastResume) {

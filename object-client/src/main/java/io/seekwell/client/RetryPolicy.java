@@ -1,11 +1,8 @@
 package io.seekwell.client;
 
-import io.seekwell.common.object.ObjectChangedException;
+import io.seekwell.common.object.ErrorKind;
 import io.seekwell.common.object.ObjectStoreException;
-import java.io.EOFException;
-import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
@@ -53,7 +50,7 @@ final class RetryPolicy {
    */
   Duration maxDelayBefore(int retry, Throwable failure) {
     long base = configuration.baseDelay().toNanos();
-    boolean throttled = failure instanceof ObjectStoreException store && store.isThrottling();
+    boolean throttled = ErrorKind.of(failure) == ErrorKind.THROTTLED;
     return maxDelayBefore(retry, throttled ? base * THROTTLED_BASE_FACTOR : base);
   }
 
@@ -68,23 +65,6 @@ final class RetryPolicy {
   Duration delayBefore(int retry, Throwable failure) {
     return Duration.ofNanos(
         (long) (random.getAsDouble() * maxDelayBefore(retry, failure).toNanos()));
-  }
-
-  /**
-   * Whether the failure may pass on a new attempt: throttling, server errors, network errors and
-   * timeouts. Missing objects, refused access, changed objects and ranges past the end never do.
-   */
-  static boolean isRetryable(Throwable failure) {
-    if (failure instanceof ObjectStoreException storeError) {
-      return storeError.isRetryable();
-    }
-    if (failure instanceof EOFException
-        || failure instanceof FileNotFoundException
-        || failure instanceof AccessDeniedException
-        || failure instanceof ObjectChangedException) {
-      return false;
-    }
-    return failure instanceof IOException;
   }
 
   /** The error to report once no attempt is left: the last one, saying how many were made. */

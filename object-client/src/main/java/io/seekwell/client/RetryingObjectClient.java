@@ -5,6 +5,7 @@ import io.seekwell.common.concurrent.Scheduler;
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
+import io.seekwell.common.object.ErrorKind;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectClient;
@@ -209,8 +210,7 @@ public final class RetryingObjectClient implements ObjectClient {
     if (failure == null) {
       return ConcurrencyLimit.Outcome.SUCCESS;
     }
-    return Futures.asIoException(failure) instanceof ObjectStoreException store
-            && store.isThrottling()
+    return ErrorKind.of(failure) == ErrorKind.THROTTLED
         ? ConcurrencyLimit.Outcome.THROTTLED
         : ConcurrencyLimit.Outcome.OTHER;
   }
@@ -506,19 +506,15 @@ public final class RetryingObjectClient implements ObjectClient {
           attempt.kind,
           Duration.ofNanos(attempt.timeoutNanos).toMillis(),
           othersInFlight ? "others" : "none");
-      metrics.increment(Metric.ERRORS_NETWORK);
-      failed(
-          new ObjectStoreException(
+      ObjectStoreException noHeaders =
+          ObjectStoreException.stalled(
               what
                   + ": no response headers within "
                   + Duration.ofNanos(attempt.timeoutNanos).toMillis()
                   + " ms",
-              0,
-              null,
-              null,
-              true,
-              null),
-          othersInFlight);
+              null);
+      metrics.increment(noHeaders.kind().metric());
+      failed(noHeaders, othersInFlight);
     }
 
     /**
@@ -659,7 +655,7 @@ public final class RetryingObjectClient implements ObjectClient {
       if (result.isDone()) {
         return;
       }
-      if (!RetryPolicy.isRetryable(error)) {
+      if (!ErrorKind.isRetryable(error)) {
         result.completeExceptionally(error);
       } else if (!othersInFlight) {
         retryAfter(error);

@@ -4,11 +4,8 @@ import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.io.BulkReadInputStream;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
-import java.io.EOFException;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.AccessDeniedException;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -56,33 +53,9 @@ public final class MeteredObjectClient implements ObjectClient {
     }
   }
 
-  /** The error counter a failure belongs to. */
+  /** The error counter a failure belongs to: the counter of its {@link ErrorKind}. */
   static Metric kindOf(Throwable failure) {
-    Throwable cause = Futures.unwrap(failure);
-    if (cause instanceof FileNotFoundException) {
-      return Metric.ERRORS_NOT_FOUND;
-    }
-    if (cause instanceof AccessDeniedException) {
-      return Metric.ERRORS_ACCESS_DENIED;
-    }
-    if (cause instanceof ObjectChangedException) {
-      return Metric.ERRORS_OBJECT_CHANGED;
-    }
-    if (cause instanceof EOFException) {
-      return Metric.ERRORS_RANGE;
-    }
-    if (cause instanceof ObjectStoreException store) {
-      if (store.isThrottling()) {
-        return Metric.ERRORS_THROTTLED;
-      }
-      if (store.statusCode() >= 500) {
-        return Metric.ERRORS_SERVER;
-      }
-      return store.statusCode() == 0 && store.isRetryable()
-          ? Metric.ERRORS_NETWORK
-          : Metric.ERRORS_OTHER;
-    }
-    return cause instanceof IOException ? Metric.ERRORS_NETWORK : Metric.ERRORS_OTHER;
+    return ErrorKind.of(failure).metric();
   }
 
   @Override
