@@ -67,6 +67,12 @@ class ConcurrencyLimitedCallsTest {
     return new RetryingObjectClient(faults, configuration, metrics, clock, clock);
   }
 
+  /** A client over {@link BlockingStyle} calls, with two connections. */
+  private RetryingObjectClient blockingClient() {
+    return new RetryingObjectClient(
+        new BlockingStyle(faults), TWO_CONNECTIONS, metrics, clock, clock);
+  }
+
   @AfterEach
   void close() {
     clock.close();
@@ -259,9 +265,7 @@ class ConcurrencyLimitedCallsTest {
   @Test
   void anAbandonedBlockingCallKeepsItsConnectionUntilItEndsByItself() throws Exception {
     faults.thenHang();
-    try (RetryingObjectClient client =
-        new RetryingObjectClient(
-            new BlockingStyle(faults), TWO_CONNECTIONS, metrics, clock, clock)) {
+    try (RetryingObjectClient client = blockingClient()) {
       CompletableFuture<ObjectContent> stalled =
           client.getObject(get(0, 99, RequestOptions.none()));
       clock.advance(Duration.ofNanos(client.times().hedgeDeadlineNanos()));
@@ -294,9 +298,7 @@ class ConcurrencyLimitedCallsTest {
   @Test
   void aLateAnswerOfAnAbandonedBlockingCallIsDiscardedAndLeavesTheHedgeDeadline() throws Exception {
     faults.thenHang();
-    try (RetryingObjectClient client =
-        new RetryingObjectClient(
-            new BlockingStyle(faults), TWO_CONNECTIONS, metrics, clock, clock)) {
+    try (RetryingObjectClient client = blockingClient()) {
       CompletableFuture<ObjectContent> stalled =
           client.getObject(get(0, 99, RequestOptions.none()));
       clock.advance(Duration.ofNanos(client.times().hedgeDeadlineNanos()));
