@@ -67,6 +67,21 @@ final class RetryPolicy {
         (long) (random.getAsDouble() * maxDelayBefore(retry, failure).toNanos()));
   }
 
+  /** Whether a try {@code delayNanos} from now, {@code elapsedNanos} into a call, is too late. */
+  boolean isPastDeadline(long elapsedNanos, long delayNanos) {
+    return elapsedNanos + delayNanos > deadline().toNanos();
+  }
+
+  /**
+   * What a call tried: {@code attempts} tries, the first {@code tied} or not, and {@code hedges}.
+   */
+  static String tried(int attempts, boolean tied, int hedges) {
+    return attempts
+        + (attempts == 1 ? " attempt" : " attempts")
+        + (tied ? " (the first sent twice at once)" : "")
+        + (hedges == 0 ? "" : " and " + hedges + (hedges == 1 ? " hedge" : " hedges"));
+  }
+
   /** The error to report once no attempt is left: the last one, saying how many were made. */
   static IOException exhausted(IOException last, String tried) {
     String message = last.getMessage() + " (gave up after " + tried + ")";
