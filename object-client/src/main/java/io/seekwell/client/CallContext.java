@@ -2,6 +2,7 @@ package io.seekwell.client;
 
 import io.seekwell.common.concurrent.Scheduler;
 import io.seekwell.common.concurrent.Ticker;
+import io.seekwell.common.metrics.Metrics;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +27,30 @@ record CallContext(
     boolean freesConnectionOnCancel) {
 
   private static final Logger LOG = LoggerFactory.getLogger(CallContext.class);
+
+  /**
+   * The context of a client whose calls follow {@code policy} (and its configuration) and {@code
+   * times}, with a new hedge budget and new places, counting in {@code metrics}.
+   */
+  static CallContext of(
+      RetryPolicy policy,
+      Scheduler scheduler,
+      Ticker ticker,
+      ResponseTimes times,
+      Metrics metrics,
+      boolean freesConnectionOnCancel) {
+    ObjectClientConfiguration configuration = policy.configuration();
+    return new CallContext(
+        configuration,
+        policy,
+        scheduler,
+        ticker,
+        times,
+        new HedgeBudget(configuration.hedgeBudget()),
+        new RequestPlaces(configuration, ticker, metrics),
+        new RequestCounter(metrics),
+        freesConnectionOnCancel);
+  }
 
   /** Runs {@code task} after {@code delayNanos}; false if the scheduler is closed. */
   boolean schedule(Runnable task, long delayNanos) {

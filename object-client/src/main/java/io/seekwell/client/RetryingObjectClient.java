@@ -112,24 +112,15 @@ public final class RetryingObjectClient implements ObjectClient {
     Objects.requireNonNull(metrics, "metrics");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     Objects.requireNonNull(ticker, "ticker");
-    ObjectClientConfiguration configuration = policy.configuration();
-    RequestCounter counter = new RequestCounter(metrics);
     CallContext context =
-        new CallContext(
-            configuration,
-            policy,
-            scheduler,
-            ticker,
-            times,
-            new HedgeBudget(configuration.hedgeBudget()),
-            new RequestPlaces(configuration, ticker, metrics),
-            counter,
-            delegate.freesConnectionOnCancel());
+        CallContext.of(
+            policy, scheduler, ticker, times, metrics, delegate.freesConnectionOnCancel());
     this.calls = new HedgingRetryingObjectClient(delegate, context);
-    StallWatchdog watchdog = new StallWatchdog(scheduler, ticker, times, configuration);
+    StallWatchdog watchdog = new StallWatchdog(scheduler, ticker, times, policy.configuration());
     this.layer =
         new ResumingObjectClient(
-            new ResumingObjectClient.Resumes(calls, policy, ticker, times, watchdog, counter));
+            new ResumingObjectClient.Resumes(
+                calls, policy, ticker, times, watchdog, context.counter()));
   }
 
   private RetryingObjectClient(
