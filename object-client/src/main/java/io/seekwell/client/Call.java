@@ -23,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * HedgingRetryingObjectClient} sends each through one).
  *
  * <p>Design notes (thread-safety): the call's lock ({@code synchronized (this)}) guards {@code
- * inFlight}, the counts of tries and hedges, whether the call is tied and the tied attempt awaiting
- * its verdict; no I/O happens under it and the result is completed outside it. Its methods run on
- * the caller's thread (the first attempt), the scheduler's (retries, hedges, timeouts) and the HTTP
+ * inFlight}, the counts of tries and hedges, whether the call is tied, and its {@link TiedPair}'s
+ * state; no I/O happens under it and the result is completed outside it. Its methods run on the
+ * caller's thread (the first attempt), the scheduler's (retries, hedges, timeouts) and the HTTP
  * client's (answers).
  */
 final class Call<T> {
@@ -45,7 +45,7 @@ final class Call<T> {
   private int hedges;
   private int numbered;
   private boolean tied;
-  private Attempt<T> awaitingVerdict;
+  private final TiedPair<T> pair;
 
   /**
    * How one kind of request is sent and answered.
@@ -74,6 +74,7 @@ final class Call<T> {
     this.exchange = exchange;
     this.context = context;
     this.startNanos = context.ticker().nanos();
+    this.pair = new TiedPair<>(what, options, context);
   }
 
   CompletableFuture<T> start() {
@@ -87,11 +88,10 @@ final class Call<T> {
     synchronized (this) {
       tied = tie;
     }
-    Attempt<T> first = sendAttempt(Attempt.Kind.TRY);
+    Attempt<T> first = sendAttempt(Attempt.Kind.TRY, "");
     if (tie && first != null && first.isSent() && !first.isAnswered()) {
-      LOG.debug("{}: {} sent twice at once (tied), connections stalling", what, first);
       context.counter().count(Metric.HEDGED_GETS, options);
-      sendAttempt(Attempt.Kind.TIED);
+      sendAttempt(Attempt.Kind.TIED, " as a tied request with " + first + ", connections stalling");
     }
     return result;
   }
@@ -105,10 +105,10 @@ final class Call<T> {
   }
 
   /**
-   * Starts an attempt of {@code kind}: it is sent when it has its places, and fails the call if
-   * none comes before the call's deadline. Null if the call already has its answer.
+   * Starts an attempt of {@code kind}, sent {@code why}: it is sent when it has its places, and
+   * fails the call if none comes before the call's deadline. Null if the call has its answer.
    */
-  private Attempt<T> sendAttempt(Attempt.Kind kind) {
+  private Attempt<T> sendAttempt(Attempt.Kind kind, String why) {
     Attempt<T> attempt;
     synchronized (this) {
       if (result.isDone()) {
@@ -127,6 +127,9 @@ final class Call<T> {
               context.freesConnectionOnCancel(),
               exchange.discard());
       inFlight.add(attempt);
+    }
+    if (!why.isEmpty()) {
+      LOG.debug("{}: {} sent{}", what, attempt, why);
     }
     context.budget().earn();
     long deadlineNanos = startNanos + context.policy().deadline().toNanos();
@@ -228,13 +231,13 @@ final class Call<T> {
     if (abandoned != null) {
       abandoned.cancel();
     }
-    LOG.debug(
-        "{}: hedge sent after {} ms without headers{}",
-        what,
-        Duration.ofNanos(context.times().hedgeDeadlineNanos()).toMillis(),
-        abandoned == null ? "" : ", " + abandoned + " abandoned");
     context.counter().count(Metric.HEDGED_GETS, options);
-    sendAttempt(Attempt.Kind.HEDGE);
+    sendAttempt(
+        Attempt.Kind.HEDGE,
+        " as a hedge after "
+            + Duration.ofNanos(context.times().hedgeDeadlineNanos()).toMillis()
+            + " ms without headers"
+            + (abandoned == null ? "" : ", " + abandoned + " abandoned"));
   }
 
   private void answered(Attempt<T> attempt, T value, Throwable failure) {
@@ -271,10 +274,8 @@ final class Call<T> {
   private void won(Attempt<T> winner) {
     Attempt<T> partner = null;
     synchronized (this) {
-      if (tied && winner.kind() != Attempt.Kind.HEDGE) {
-        partner =
-            inFlight.stream().filter(a -> a.kind() != Attempt.Kind.HEDGE).findFirst().orElse(null);
-        awaitingVerdict = partner;
+      if (tied) {
+        partner = pair.awaitPartnerOf(winner, inFlight);
       }
     }
     if (isTied()) {
@@ -307,28 +308,15 @@ final class Call<T> {
     }
   }
 
-  /**
-   * The other half of a tied pair answered after the winner ({@code stalled} false), failed, or was
-   * still waiting a hedge deadline later ({@code stalled} true): the call's answer is recorded, and
-   * a stalled attempt is cancelled. Only the first of these counts.
-   */
+  /** The tied {@code partner} answered, failed or stalled: only the first of these counts. */
   private void settleTie(Attempt<T> partner, boolean stalled) {
     synchronized (this) {
-      if (awaitingVerdict != partner) {
+      if (!pair.take(partner)) {
         return;
       }
-      awaitingVerdict = null;
       inFlight.remove(partner);
     }
-    if (stalled) {
-      LOG.debug("{}: tied {} stalled, cut", what, partner);
-      partner.cancel();
-    }
-    context.times().recordAnswer(stalled);
-    if (stalled && partner.kind() == Attempt.Kind.TRY) {
-      // The tied copy answered for a stalled first attempt.
-      context.counter().count(Metric.HEDGES_WON, options);
-    }
+    pair.settled(partner, stalled);
   }
 
   /** An attempt failed: fail the call, wait for the other attempts, or retry. */
@@ -364,7 +352,7 @@ final class Call<T> {
         error);
     context.counter().count(Metric.RETRIES, options);
     try {
-      context.scheduler().schedule(() -> sendAttempt(Attempt.Kind.TRY), delayNanos);
+      context.scheduler().schedule(() -> sendAttempt(Attempt.Kind.TRY, " as a retry"), delayNanos);
     } catch (RejectedExecutionException closed) {
       giveUp(attempt, error, tried() + "; the client closed");
     }

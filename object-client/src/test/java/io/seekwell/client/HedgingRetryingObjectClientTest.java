@@ -77,8 +77,10 @@ class HedgingRetryingObjectClientTest {
       assertEquals(1, metrics.get(Metric.HEDGED_GETS));
       assertEquals(1, metrics.get(Metric.HEDGES_WON));
       assertEquals(
-          "GET " + ALL.describe() + ": hedge sent after 250 ms without headers",
-          logs.line("hedge sent"));
+          "GET "
+              + ALL.describe()
+              + ": attempt 2 (HEDGE) sent as a hedge after 250 ms without headers",
+          logs.line("(HEDGE) sent"));
       String won = logs.line("the hedge won");
       assertTrue(won.startsWith("GET " + ALL.describe() + ": attempt 2 (HEDGE) answered"), won);
       assertTrue(won.endsWith("1 attempt and 1 hedge"), won);
