@@ -43,14 +43,7 @@ class ConcurrencyLimitedCallsTest {
   private static final ObjectLocation OBJECT = ObjectLocation.of("bucket", "key");
   private static final byte[] CONTENT = TestData.randomBytes(13, 100_000);
   private static final ObjectClientConfiguration ONE_AT_A_TIME =
-      ObjectClientConfiguration.builder()
-          .baseDelay(Duration.ofMillis(1))
-          .maxDelay(Duration.ofMillis(2))
-          .firstByteTimeout(Duration.ofSeconds(5))
-          .retryDeadline(Duration.ofSeconds(60))
-          .hedgeMaxCopies(0)
-          .concurrencyMax(1)
-          .build();
+      ScriptedFaultsObjectClient.fastRetries().hedgeMaxCopies(0).concurrencyMax(1).build();
   private static final ObjectClientConfiguration TWO_CONNECTIONS =
       ONE_AT_A_TIME.toBuilder().hedgeMaxCopies(2).concurrencyMax(1024).maxConnections(2).build();
 

@@ -38,12 +38,7 @@ class ResilienceTest {
   private static final byte[] CONTENT = TestData.randomBytes(11, 200_000);
   private static final GetRequest ALL = GetRequest.of(OBJECT, ByteRange.of(0, CONTENT.length - 1));
   private static final ObjectClientConfiguration CONFIG =
-      ObjectClientConfiguration.builder()
-          .baseDelay(Duration.ofMillis(1))
-          .maxDelay(Duration.ofMillis(2))
-          .firstByteTimeout(Duration.ofSeconds(5))
-          .retryDeadline(Duration.ofSeconds(60))
-          .build();
+      ScriptedFaultsObjectClient.fastRetries().build();
 
   private final Metrics metrics = new Metrics();
   private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
