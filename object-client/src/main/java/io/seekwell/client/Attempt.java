@@ -57,10 +57,6 @@ final class Attempt<T> {
     return kind;
   }
 
-  int number() {
-    return number;
-  }
-
   long timeoutNanos() {
     return timeoutNanos;
   }

@@ -26,8 +26,4 @@ final class RequestCounter {
   void countForClient(Metric metric) {
     metrics.increment(metric);
   }
-
-  Metrics metrics() {
-    return metrics;
-  }
 }
