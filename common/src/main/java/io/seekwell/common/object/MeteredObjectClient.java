@@ -49,13 +49,8 @@ public final class MeteredObjectClient implements ObjectClient {
   /** Counts a failure by kind; a cancelled request was abandoned by its caller, not failed. */
   private void count(Throwable failure) {
     if (failure != null && !(Futures.unwrap(failure) instanceof CancellationException)) {
-      metrics.increment(kindOf(failure));
+      metrics.increment(ErrorKind.of(failure).metric());
     }
-  }
-
-  /** The error counter a failure belongs to: the counter of its {@link ErrorKind}. */
-  static Metric kindOf(Throwable failure) {
-    return ErrorKind.of(failure).metric();
   }
 
   @Override
@@ -82,7 +77,7 @@ public final class MeteredObjectClient implements ObjectClient {
       try {
         n = body.read(buffer, offset, length);
       } catch (IOException e) {
-        metrics.increment(kindOf(e));
+        metrics.increment(ErrorKind.of(e).metric());
         throw e;
       }
       if (n > 0) {
