@@ -231,17 +231,29 @@ class ResilienceTest {
     long won = metrics.get(Metric.HEDGES_WON);
     int sent = faults.sentGets().size();
 
-    faults.thenHang(); // the first attempt stalls; its tied copy answers at once
-    assertArrayEquals(CONTENT, readAll(client.getObject(ALL)));
-    assertEquals(sent + 2, faults.sentGets().size(), "sent twice at once");
-    assertEquals(hedged + 1, metrics.get(Metric.HEDGED_GETS));
-    CompletableFuture<ObjectContent> stalled = faults.hungGets().get(faults.hungGets().size() - 1);
-    clock.advance(Duration.ofMillis(20).minusNanos(1));
-    assertFalse(stalled.isCancelled(), "the other half has a hedge deadline to answer");
-    clock.advance(Duration.ofNanos(1));
-    assertTrue(stalled.isCancelled(), "and is cancelled when it has not");
-    assertEquals(won + 1, metrics.get(Metric.HEDGES_WON));
-    assertEquals(0, store.openContents());
+    try (CapturedLogs logs = new CapturedLogs()) {
+      faults.thenHang(); // the first attempt stalls; its tied copy answers at once
+      assertArrayEquals(CONTENT, readAll(client.getObject(ALL)));
+      assertEquals(sent + 2, faults.sentGets().size(), "sent twice at once");
+      assertEquals(hedged + 1, metrics.get(Metric.HEDGED_GETS));
+      assertEquals(
+          "GET "
+              + ALL.describe()
+              + ": attempt 2 (TIED) sent as a tied request with attempt 1 (TRY), connections"
+              + " stalling",
+          logs.line("(TIED) sent"));
+      CompletableFuture<ObjectContent> stalled =
+          faults.hungGets().get(faults.hungGets().size() - 1);
+      clock.advance(Duration.ofMillis(20).minusNanos(1));
+      assertFalse(stalled.isCancelled(), "the other half has a hedge deadline to answer");
+      clock.advance(Duration.ofNanos(1));
+      assertTrue(stalled.isCancelled(), "and is cancelled when it has not");
+      assertEquals(won + 1, metrics.get(Metric.HEDGES_WON));
+      assertEquals(0, store.openContents());
+      assertEquals(
+          "GET " + ALL.describe() + ": tied attempt 1 (TRY) stalled, cut",
+          logs.line("stalled, cut"));
+    }
   }
 
   @Test
