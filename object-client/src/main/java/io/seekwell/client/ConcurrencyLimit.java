@@ -3,6 +3,7 @@ package io.seekwell.client;
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
+import io.seekwell.common.object.ErrorKind;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -68,7 +69,15 @@ final class ConcurrencyLimit {
     /** The store said to slow down. */
     THROTTLED,
     /** Anything else: an error, a timeout, a cancellation; the limit does not move. */
-    OTHER
+    OTHER;
+
+    /** How a request ended that answered, or failed with {@code failure} if not null. */
+    static Outcome of(Throwable failure) {
+      if (failure == null) {
+        return SUCCESS;
+      }
+      return ErrorKind.of(failure) == ErrorKind.THROTTLED ? THROTTLED : OTHER;
+    }
   }
 
   /** A place among the requests in flight; given back once, with how its request ended. */
@@ -78,30 +87,36 @@ final class ConcurrencyLimit {
 
     private Permit() {}
 
-    /** Gives the place back; only the first call counts. */
-    void release(Outcome outcome) {
+    /**
+     * Gives the place back; only the first call counts. True if this cut the limit (a throttled
+     * answer to a request sent after the last cut).
+     */
+    boolean release(Outcome outcome) {
       if (!released.compareAndSet(false, true)) {
-        return;
+        return false;
       }
       int before = inFlight.getAndDecrement();
+      boolean cut = false;
       if (outcome == Outcome.THROTTLED) {
-        cut(before);
+        cut = cut(before);
       } else if (outcome == Outcome.SUCCESS && before * 2 >= limit()) {
         raise();
       }
       if (waiting.get() > 0) {
         drain();
       }
+      return cut;
     }
 
-    private void cut(int inFlightBefore) {
+    private boolean cut(int inFlightBefore) {
       long last = lastCutNanos.get();
       if (grantedNanos - last <= 0 || !lastCutNanos.compareAndSet(last, ticker.nanos())) {
-        return; // sent before the last cut, which this answer does not add to
+        return false; // sent before the last cut, which this answer does not add to
       }
       double target = Math.max(1, Math.min(limit(), inFlightBefore) * CUT);
       limitBits.getAndUpdate(bits -> Double.doubleToLongBits(Math.min(target, bitsToLimit(bits))));
       metrics.increment(Metric.CONCURRENCY_LIMIT_CUTS);
+      return true;
     }
 
     private void raise() {

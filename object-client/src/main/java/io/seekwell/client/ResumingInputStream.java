@@ -3,12 +3,15 @@ package io.seekwell.client;
 import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.io.BulkReadInputStream;
 import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.object.ErrorKind;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectStoreException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The body of a GET that survives failures part-way: when a read fails with a retryable error, or
@@ -20,9 +23,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class ResumingInputStream extends BulkReadInputStream {
 
+  private static final Logger LOG = LoggerFactory.getLogger(ResumingInputStream.class);
+
   private final GetRequest request;
   private final String etag;
-  private final RetryingObjectClient client;
+  private final ResumingObjectClient.Resumes shared;
   private final RetryPolicy policy;
   private final long startNanos;
   private volatile ObjectContent current;
@@ -33,12 +38,13 @@ final class ResumingInputStream extends BulkReadInputStream {
   private long positionAtLastResume;
   private boolean closed;
 
-  ResumingInputStream(GetRequest request, ObjectContent first, RetryingObjectClient client) {
+  ResumingInputStream(
+      GetRequest request, ObjectContent first, ResumingObjectClient.Resumes shared) {
     this.request = request;
     this.etag = first.etag();
-    this.client = client;
-    this.policy = client.policy();
-    this.startNanos = client.ticker().nanos();
+    this.shared = shared;
+    this.policy = shared.policy();
+    this.startNanos = shared.ticker().nanos();
     this.position = request.range().start();
     this.positionAtLastResume = position;
     watch(first);
@@ -46,7 +52,7 @@ final class ResumingInputStream extends BulkReadInputStream {
 
   private void watch(ObjectContent content) {
     current = content;
-    watch = client.watchdog().watch(() -> Futures.closeQuietly(content));
+    watch = shared.watchdog().watch(() -> Futures.closeQuietly(content));
   }
 
   @Override
@@ -79,24 +85,26 @@ final class ResumingInputStream extends BulkReadInputStream {
   private void finished() {
     watch.end();
     if (resumes == 0) {
-      client.times().recordBody(request.range().length(), client.ticker().nanos() - startNanos);
+      shared.times().recordBody(request.range().length(), shared.ticker().nanos() - startNanos);
     }
   }
 
   private IOException stalled(IOException cause) {
-    client.count(Metric.STALLED_GETS_ABANDONED, request.options());
-    return new ObjectStoreException(
+    LOG.debug(
+        "GET {}: stall cut, no body bytes for {} ms at byte {} (GET {} of the body)",
+        request.describe(),
+        TimeUnit.NANOSECONDS.toMillis(shared.times().stallDeadlineNanos()),
+        position,
+        resumes + 1);
+    shared.counter().count(Metric.STALLED_GETS_ABANDONED, request.options());
+    return ObjectStoreException.stalled(
         "GET "
             + request.describe()
             + ": no body bytes for "
-            + TimeUnit.NANOSECONDS.toMillis(client.times().stallDeadlineNanos())
+            + TimeUnit.NANOSECONDS.toMillis(shared.times().stallDeadlineNanos())
             + " ms after "
             + (position - request.range().start())
             + " bytes; the stalled connection was cut",
-        0,
-        null,
-        null,
-        true,
         cause);
   }
 
@@ -106,7 +114,13 @@ final class ResumingInputStream extends BulkReadInputStream {
     while (true) {
       watch.end();
       Futures.closeQuietly(current);
-      if (!RetryPolicy.isRetryable(last) || Thread.currentThread().isInterrupted()) {
+      if (!ErrorKind.isRetryable(last) || Thread.currentThread().isInterrupted()) {
+        LOG.debug(
+            "GET {}: body failed at byte {} ({}), not resumed: {}",
+            request.describe(),
+            position,
+            ErrorKind.of(last),
+            last.toString());
         throw last;
       }
       if (position > positionAtLastResume) {
@@ -120,27 +134,44 @@ final class ResumingInputStream extends BulkReadInputStream {
           resumesWithoutProgress == 0
               ? 0
               : policy.delayBefore(resumesWithoutProgress, last).toNanos();
-      long remainingNanos = policy.deadline().toNanos() - (client.ticker().nanos() - startNanos);
-      if (resumesWithoutProgress + 1 >= client.policy().configuration().resumeMaxAttempts()
+      long remainingNanos = policy.deadline().toNanos() - (shared.ticker().nanos() - startNanos);
+      if (resumesWithoutProgress + 1 >= policy.configuration().resumeMaxAttempts()
           || delayNanos > remainingNanos) {
-        throw RetryPolicy.exhausted(
-            last,
+        String tried =
             (resumes + 1)
                 + (resumes == 0 ? " GET" : " GETs")
                 + " of the body, "
                 + (resumesWithoutProgress + 1)
-                + " in a row without a byte");
+                + " in a row without a byte";
+        LOG.debug(
+            "GET {}: gave up resuming at byte {} after {} ({}): {}",
+            request.describe(),
+            position,
+            tried,
+            ErrorKind.of(last),
+            last.toString());
+        throw RetryPolicy.exhausted(last, tried);
       }
       resumes++;
       resumesWithoutProgress++;
-      client.count(Metric.RETRIES, request.options());
-      client.count(Metric.BODIES_RESUMED, request.options());
-      sleep(delayNanos);
+      shared.counter().count(Metric.RETRIES, request.options());
+      shared.counter().count(Metric.BODIES_RESUMED, request.options());
       GetRequest rest = request.withRange(request.range().suffixFrom(position)).withEtag(etag);
+      LOG.debug(
+          "GET {}: body resumed at byte {} in {} ms with GET {} of the body, after {} ({})",
+          request.describe(),
+          position,
+          delayNanos / 1_000_000,
+          resumes + 1,
+          ErrorKind.of(last),
+          last.toString());
+      sleep(delayNanos);
       try {
         watch(
             Futures.awaitClosingLate(
-                client.send(rest), remainingNanos - delayNanos, "GET " + rest.describe()));
+                shared.sender().getObject(rest),
+                remainingNanos - delayNanos,
+                "GET " + rest.describe()));
         return;
       } catch (IOException e) {
         last = e;

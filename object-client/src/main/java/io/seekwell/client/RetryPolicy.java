@@ -1,11 +1,8 @@
 package io.seekwell.client;
 
-import io.seekwell.common.object.ObjectChangedException;
+import io.seekwell.common.object.ErrorKind;
 import io.seekwell.common.object.ObjectStoreException;
-import java.io.EOFException;
-import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
@@ -53,7 +50,7 @@ final class RetryPolicy {
    */
   Duration maxDelayBefore(int retry, Throwable failure) {
     long base = configuration.baseDelay().toNanos();
-    boolean throttled = failure instanceof ObjectStoreException store && store.isThrottling();
+    boolean throttled = ErrorKind.of(failure) == ErrorKind.THROTTLED;
     return maxDelayBefore(retry, throttled ? base * THROTTLED_BASE_FACTOR : base);
   }
 
@@ -70,21 +67,19 @@ final class RetryPolicy {
         (long) (random.getAsDouble() * maxDelayBefore(retry, failure).toNanos()));
   }
 
+  /** Whether a try {@code delayNanos} from now, {@code elapsedNanos} into a call, is too late. */
+  boolean isPastDeadline(long elapsedNanos, long delayNanos) {
+    return elapsedNanos + delayNanos > deadline().toNanos();
+  }
+
   /**
-   * Whether the failure may pass on a new attempt: throttling, server errors, network errors and
-   * timeouts. Missing objects, refused access, changed objects and ranges past the end never do.
+   * What a call tried: {@code attempts} tries, the first {@code tied} or not, and {@code hedges}.
    */
-  static boolean isRetryable(Throwable failure) {
-    if (failure instanceof ObjectStoreException storeError) {
-      return storeError.isRetryable();
-    }
-    if (failure instanceof EOFException
-        || failure instanceof FileNotFoundException
-        || failure instanceof AccessDeniedException
-        || failure instanceof ObjectChangedException) {
-      return false;
-    }
-    return failure instanceof IOException;
+  static String tried(int attempts, boolean tied, int hedges) {
+    return attempts
+        + (attempts == 1 ? " attempt" : " attempts")
+        + (tied ? " (the first sent twice at once)" : "")
+        + (hedges == 0 ? "" : " and " + hedges + (hedges == 1 ? " hedge" : " hedges"));
   }
 
   /** The error to report once no attempt is left: the last one, saying how many were made. */

@@ -1,6 +1,7 @@
 package io.seekwell.client;
 
 import io.seekwell.common.concurrent.Futures;
+import io.seekwell.common.object.ErrorKind;
 import io.seekwell.common.object.ObjectChangedException;
 import io.seekwell.common.object.ObjectStoreException;
 import java.io.EOFException;
@@ -75,20 +76,12 @@ public final class S3Errors {
         translated = new EOFException(what + ": range starts past the end of the object" + details);
       }
       default -> {
-        boolean retryable =
-            status == 429
-                || status == 500
-                || status == 502
-                || status == 503
-                || status == 504
-                || "SlowDown".equals(code)
-                || "RequestTimeout".equals(code);
         return new ObjectStoreException(
             what + ": " + firstLine(error.getMessage()) + details,
             status,
             code,
             requestId,
-            retryable,
+            ErrorKind.storeMayRetry(status, code),
             error);
       }
     }

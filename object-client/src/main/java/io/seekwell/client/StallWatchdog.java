@@ -6,6 +6,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds GET bodies that stopped delivering bytes and cuts them, so that their reader resumes on a
@@ -21,6 +23,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Watch#wasCut()} and treats the failure as a stall. Thread-safe.
  */
 final class StallWatchdog {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StallWatchdog.class);
 
   private final Scheduler scheduler;
   private final Ticker ticker;
@@ -50,6 +54,8 @@ final class StallWatchdog {
       try {
         scheduler.schedule(this::sweep, sweepIntervalNanos);
       } catch (RejectedExecutionException closed) {
+        // Closing: the bodies still open end with their client.
+        LOG.debug("stall sweep not scheduled, the client is closing: {}", closed.toString());
         sweepScheduled.set(false);
       }
     }

@@ -43,14 +43,7 @@ class ConcurrencyLimitedCallsTest {
   private static final ObjectLocation OBJECT = ObjectLocation.of("bucket", "key");
   private static final byte[] CONTENT = TestData.randomBytes(13, 100_000);
   private static final ObjectClientConfiguration ONE_AT_A_TIME =
-      ObjectClientConfiguration.builder()
-          .baseDelay(Duration.ofMillis(1))
-          .maxDelay(Duration.ofMillis(2))
-          .firstByteTimeout(Duration.ofSeconds(5))
-          .retryDeadline(Duration.ofSeconds(60))
-          .hedgeMaxCopies(0)
-          .concurrencyMax(1)
-          .build();
+      ScriptedFaultsObjectClient.fastRetries().hedgeMaxCopies(0).concurrencyMax(1).build();
   private static final ObjectClientConfiguration TWO_CONNECTIONS =
       ONE_AT_A_TIME.toBuilder().hedgeMaxCopies(2).concurrencyMax(1024).maxConnections(2).build();
 
@@ -63,8 +56,22 @@ class ConcurrencyLimitedCallsTest {
     store.put(OBJECT, CONTENT);
   }
 
+  /** The response times of the last client built, which its hedges and timeouts follow. */
+  private ResponseTimes times;
+
   private RetryingObjectClient client(ObjectClientConfiguration configuration) {
-    return new RetryingObjectClient(faults, configuration, metrics, clock, clock);
+    return client(faults, configuration);
+  }
+
+  private RetryingObjectClient client(ObjectClient delegate, ObjectClientConfiguration config) {
+    times = new ResponseTimes(config);
+    return new RetryingObjectClient(
+        delegate, new RetryPolicy(config), metrics, clock, clock, times);
+  }
+
+  /** A client over {@link BlockingStyle} calls, with two connections. */
+  private RetryingObjectClient blockingClient() {
+    return client(new BlockingStyle(faults), TWO_CONNECTIONS);
   }
 
   @AfterEach
@@ -98,7 +105,7 @@ class ConcurrencyLimitedCallsTest {
       assertEquals(List.of(ByteRange.of(0, 99)), sentRanges(), "the second waits");
       assertEquals(1, metrics.get(Metric.REQUESTS_QUEUED));
 
-      long timeout = client.times().headersTimeoutNanos(1);
+      long timeout = times.headersTimeoutNanos(1);
       clock.advance(Duration.ofNanos(timeout)); // the first times out; the second is sent, hangs
       assertEquals(List.of(ByteRange.of(0, 99), ByteRange.of(100, 199)), sentRanges());
       clock.advance(Duration.ofNanos(timeout - 1));
@@ -124,7 +131,7 @@ class ConcurrencyLimitedCallsTest {
       CompletableFuture<ObjectContent> demand =
           client.getObject(get(5000, 5099, RequestOptions.none()));
 
-      clock.advance(Duration.ofNanos(client.times().headersTimeoutNanos(1)));
+      clock.advance(Duration.ofNanos(times.headersTimeoutNanos(1)));
       clock.advance(Duration.ofMillis(5)); // the first one's retry, after its backoff
       assertEquals(
           List.of(
@@ -147,7 +154,7 @@ class ConcurrencyLimitedCallsTest {
           client.getObject(get(0, 99, RequestOptions.none()));
       client.getObject(get(100, 199, RequestOptions.none())).cancel(true);
 
-      clock.advance(Duration.ofNanos(client.times().headersTimeoutNanos(1)));
+      clock.advance(Duration.ofNanos(times.headersTimeoutNanos(1)));
       clock.advance(Duration.ofMillis(5));
       assertBytes(0, 99, holding);
       assertEquals(List.of(ByteRange.of(0, 99), ByteRange.of(0, 99)), sentRanges());
@@ -202,7 +209,7 @@ class ConcurrencyLimitedCallsTest {
       assertEquals(Map.of("bucket", 3), client.concurrencyLimits(), "0.75 of the 4 in flight");
       assertEquals(1, metrics.get(Metric.CONCURRENCY_LIMIT_CUTS));
       // The three held time out, and their places go to the throttled one's retry and to them.
-      clock.advance(Duration.ofNanos(client.times().headersTimeoutNanos(1)));
+      clock.advance(Duration.ofNanos(times.headersTimeoutNanos(1)));
       clock.advance(Duration.ofMillis(100));
       assertBytes(10, 19, response);
       for (int i = 0; i < 20; i++) {
@@ -259,12 +266,10 @@ class ConcurrencyLimitedCallsTest {
   @Test
   void anAbandonedBlockingCallKeepsItsConnectionUntilItEndsByItself() throws Exception {
     faults.thenHang();
-    try (RetryingObjectClient client =
-        new RetryingObjectClient(
-            new BlockingStyle(faults), TWO_CONNECTIONS, metrics, clock, clock)) {
+    try (RetryingObjectClient client = blockingClient()) {
       CompletableFuture<ObjectContent> stalled =
           client.getObject(get(0, 99, RequestOptions.none()));
-      clock.advance(Duration.ofNanos(client.times().hedgeDeadlineNanos()));
+      clock.advance(Duration.ofNanos(times.hedgeDeadlineNanos()));
       assertEquals(1, metrics.get(Metric.HEDGED_GETS));
       try (ObjectContent content = answer(stalled)) {
         assertArrayEquals(Arrays.copyOfRange(CONTENT, 0, 100), content.readAllBytes());
@@ -294,19 +299,17 @@ class ConcurrencyLimitedCallsTest {
   @Test
   void aLateAnswerOfAnAbandonedBlockingCallIsDiscardedAndLeavesTheHedgeDeadline() throws Exception {
     faults.thenHang();
-    try (RetryingObjectClient client =
-        new RetryingObjectClient(
-            new BlockingStyle(faults), TWO_CONNECTIONS, metrics, clock, clock)) {
+    try (RetryingObjectClient client = blockingClient()) {
       CompletableFuture<ObjectContent> stalled =
           client.getObject(get(0, 99, RequestOptions.none()));
-      clock.advance(Duration.ofNanos(client.times().hedgeDeadlineNanos()));
+      clock.advance(Duration.ofNanos(times.hedgeDeadlineNanos()));
       answer(stalled).close(); // the hedge answered at once
-      long deadline = client.times().hedgeDeadlineNanos();
+      long deadline = times.hedgeDeadlineNanos();
 
       clock.advance(Duration.ofSeconds(20));
       ObjectContent late = store.getObject(get(0, 99, RequestOptions.none())).get();
       faults.hungGets().get(0).complete(late);
-      assertEquals(deadline, client.times().hedgeDeadlineNanos(), "20 s is not the store's pace");
+      assertEquals(deadline, times.hedgeDeadlineNanos(), "20 s is not the store's pace");
       assertEquals(
           0, metrics.get(Metric.REQUESTS_QUEUED), "and its connection given back: none waits");
       ObjectContent one = answer(client.getObject(get(100, 199, RequestOptions.none())));
@@ -323,7 +326,7 @@ class ConcurrencyLimitedCallsTest {
     try (RetryingObjectClient client = client(TWO_CONNECTIONS)) {
       CompletableFuture<ObjectContent> stalled =
           client.getObject(get(0, 99, RequestOptions.none()));
-      clock.advance(Duration.ofNanos(client.times().hedgeDeadlineNanos()));
+      clock.advance(Duration.ofNanos(times.hedgeDeadlineNanos()));
       answer(stalled).close();
       assertTrue(faults.hungGets().get(0).isCancelled());
 

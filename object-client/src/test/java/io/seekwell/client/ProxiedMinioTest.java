@@ -253,12 +253,24 @@ class ProxiedMinioTest {
               .get(30, TimeUnit.SECONDS)) {
         content.stream().read();
       }
-      // Give a client that drains instead of aborting the time to drain before looking.
-      Thread.sleep(1000);
+      // An aborted body closes its connection; a drained one would go back to the pool, open.
+      awaitNoOpenConnection(Duration.ofSeconds(10));
       // Socket and client buffers hold a few MiB; a drained body would be all 64.
       assertTrue(
           proxy.bytesToClients() < length / 4,
           () -> proxy.bytesToClients() + " bytes of " + length + " crossed the wire");
+    }
+  }
+
+  /** Waits until every connection through the proxy is closed, failing after {@code limit}. */
+  private void awaitNoOpenConnection(Duration limit) throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (proxy.openConnections() > 0) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            proxy.openConnections() + " connections still open after " + limit.toMillis() + " ms");
+      }
+      TimeUnit.MILLISECONDS.sleep(5);
     }
   }
 

@@ -38,12 +38,7 @@ class ResilienceTest {
   private static final byte[] CONTENT = TestData.randomBytes(11, 200_000);
   private static final GetRequest ALL = GetRequest.of(OBJECT, ByteRange.of(0, CONTENT.length - 1));
   private static final ObjectClientConfiguration CONFIG =
-      ObjectClientConfiguration.builder()
-          .baseDelay(Duration.ofMillis(1))
-          .maxDelay(Duration.ofMillis(2))
-          .firstByteTimeout(Duration.ofSeconds(5))
-          .retryDeadline(Duration.ofSeconds(60))
-          .build();
+      ScriptedFaultsObjectClient.fastRetries().build();
 
   private final Metrics metrics = new Metrics();
   private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
@@ -236,17 +231,29 @@ class ResilienceTest {
     long won = metrics.get(Metric.HEDGES_WON);
     int sent = faults.sentGets().size();
 
-    faults.thenHang(); // the first attempt stalls; its tied copy answers at once
-    assertArrayEquals(CONTENT, readAll(client.getObject(ALL)));
-    assertEquals(sent + 2, faults.sentGets().size(), "sent twice at once");
-    assertEquals(hedged + 1, metrics.get(Metric.HEDGED_GETS));
-    CompletableFuture<ObjectContent> stalled = faults.hungGets().get(faults.hungGets().size() - 1);
-    clock.advance(Duration.ofMillis(20).minusNanos(1));
-    assertFalse(stalled.isCancelled(), "the other half has a hedge deadline to answer");
-    clock.advance(Duration.ofNanos(1));
-    assertTrue(stalled.isCancelled(), "and is cancelled when it has not");
-    assertEquals(won + 1, metrics.get(Metric.HEDGES_WON));
-    assertEquals(0, store.openContents());
+    try (CapturedLogs logs = new CapturedLogs()) {
+      faults.thenHang(); // the first attempt stalls; its tied copy answers at once
+      assertArrayEquals(CONTENT, readAll(client.getObject(ALL)));
+      assertEquals(sent + 2, faults.sentGets().size(), "sent twice at once");
+      assertEquals(hedged + 1, metrics.get(Metric.HEDGED_GETS));
+      assertEquals(
+          "GET "
+              + ALL.describe()
+              + ": attempt 2 (TIED) sent as a tied request with attempt 1 (TRY), connections"
+              + " stalling",
+          logs.line("(TIED) sent"));
+      CompletableFuture<ObjectContent> stalled =
+          faults.hungGets().get(faults.hungGets().size() - 1);
+      clock.advance(Duration.ofMillis(20).minusNanos(1));
+      assertFalse(stalled.isCancelled(), "the other half has a hedge deadline to answer");
+      clock.advance(Duration.ofNanos(1));
+      assertTrue(stalled.isCancelled(), "and is cancelled when it has not");
+      assertEquals(won + 1, metrics.get(Metric.HEDGES_WON));
+      assertEquals(0, store.openContents());
+      assertEquals(
+          "GET " + ALL.describe() + ": tied attempt 1 (TRY) stalled, cut",
+          logs.line("stalled, cut"));
+    }
   }
 
   @Test
@@ -296,7 +303,7 @@ class ResilienceTest {
   void aGetOfMoreThanTheTiedMaximumIsNeverTied() throws Exception {
     stallUntilTying();
     ObjectLocation large = ObjectLocation.of("bucket", "large");
-    byte[] bytes = TestData.randomBytes(12, (int) RetryingObjectClient.TIED_MAX_BYTES + 1);
+    byte[] bytes = TestData.randomBytes(12, (int) HedgingRetryingObjectClient.TIED_MAX_BYTES + 1);
     store.put(large, bytes);
     int sent = faults.sentGets().size();
     assertArrayEquals(

@@ -6,13 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.seekwell.common.object.ObjectChangedException;
 import io.seekwell.common.object.ObjectStoreException;
-import java.io.EOFException;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.SocketException;
-import java.nio.file.AccessDeniedException;
 import java.time.Duration;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -72,18 +68,6 @@ class RetryPolicyTest {
     double bound = Math.min(5000.0, 100.0 * Math.pow(2, retry - 1));
     assertTrue(!delay.isNegative(), delay::toString);
     assertTrue(delay.toNanos() < bound * 1_000_000, () -> delay + " >= " + bound + " ms");
-  }
-
-  @Test
-  void retryableFailures() {
-    assertTrue(RetryPolicy.isRetryable(storeError(503, true)));
-    assertTrue(RetryPolicy.isRetryable(new SocketException("Connection reset")));
-    assertFalse(RetryPolicy.isRetryable(storeError(400, false)));
-    assertFalse(RetryPolicy.isRetryable(new FileNotFoundException("x")));
-    assertFalse(RetryPolicy.isRetryable(new AccessDeniedException("x")));
-    assertFalse(RetryPolicy.isRetryable(new EOFException("x")));
-    assertFalse(RetryPolicy.isRetryable(new ObjectChangedException("x", null)));
-    assertFalse(RetryPolicy.isRetryable(new IllegalStateException("x")));
   }
 
   @Test

@@ -9,6 +9,7 @@ import io.seekwell.common.object.ObjectMetadata;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -35,6 +36,18 @@ final class ScriptedFaultsObjectClient implements ObjectClient {
   /** A request that is never answered. */
   private enum Hang {
     INSTANCE
+  }
+
+  /**
+   * The settings the scripted-fault tests start from: backoffs of a millisecond or two, a 5 s
+   * first-byte timeout and a 60 s retry deadline, so that only the faults decide what happens.
+   */
+  static ObjectClientConfiguration.Builder fastRetries() {
+    return ObjectClientConfiguration.builder()
+        .baseDelay(Duration.ofMillis(1))
+        .maxDelay(Duration.ofMillis(2))
+        .firstByteTimeout(Duration.ofSeconds(5))
+        .retryDeadline(Duration.ofSeconds(60));
   }
 
   ScriptedFaultsObjectClient(ObjectClient delegate) {

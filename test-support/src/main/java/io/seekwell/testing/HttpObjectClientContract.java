@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.common.ByteRange;
+import io.seekwell.common.object.ErrorKind;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
@@ -15,7 +16,6 @@ import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectStoreException;
 import io.seekwell.common.object.RequestOptions;
 import io.seekwell.testing.FaultProxy.ConnectionFault;
-import java.io.EOFException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;
@@ -111,18 +111,6 @@ public abstract class HttpObjectClientContract extends ObjectClientContract {
     }
   }
 
-  /** Whether Seekwell's resilience layer would try {@code failure} again. */
-  private static boolean isRetryable(Throwable failure) {
-    if (failure instanceof ObjectStoreException store) {
-      return store.isRetryable();
-    }
-    return failure instanceof IOException
-        && !(failure instanceof EOFException)
-        && !(failure instanceof java.io.FileNotFoundException)
-        && !(failure instanceof java.nio.file.AccessDeniedException)
-        && !(failure instanceof io.seekwell.common.object.ObjectChangedException);
-  }
-
   /** Reads {@code range}: the right bytes, or a retryable failure of the request or the body. */
   private void assertRightBytesOrRetryableFailure(
       ObjectClient client, byte[] bytes, ByteRange range) throws Exception {
@@ -132,9 +120,9 @@ public abstract class HttpObjectClientContract extends ObjectClientContract {
       assertArrayEquals(
           Arrays.copyOfRange(bytes, (int) range.start(), (int) range.end() + 1), read);
     } catch (ExecutionException e) {
-      assertTrue(isRetryable(e.getCause()), () -> "not retryable: " + e.getCause());
+      assertTrue(ErrorKind.isRetryable(e.getCause()), () -> "not retryable: " + e.getCause());
     } catch (IOException e) {
-      assertTrue(isRetryable(e), () -> "not retryable: " + e);
+      assertTrue(ErrorKind.isRetryable(e), () -> "not retryable: " + e);
     }
   }
 
@@ -210,7 +198,8 @@ public abstract class HttpObjectClientContract extends ObjectClientContract {
       } catch (TimeoutException callerGivesUp) {
         stalled.cancel(true);
       } catch (ExecutionException clientGaveUp) {
-        assertTrue(isRetryable(clientGaveUp.getCause()), () -> "not retryable: " + clientGaveUp);
+        assertTrue(
+            ErrorKind.isRetryable(clientGaveUp.getCause()), () -> "not retryable: " + clientGaveUp);
       }
       awaitCondition(
           () -> proxy.openConnections() == 0,
@@ -281,7 +270,7 @@ public abstract class HttpObjectClientContract extends ObjectClientContract {
         ObjectStoreException store = assertInstanceOf(ObjectStoreException.class, e.getCause());
         assertEquals(status, store.statusCode());
         assertTrue(store.isRetryable());
-        assertEquals(status == 503, store.isThrottling());
+        assertEquals(status == 503 ? ErrorKind.THROTTLED : ErrorKind.SERVER, store.kind());
       }
     }
   }

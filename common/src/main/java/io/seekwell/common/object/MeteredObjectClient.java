@@ -4,11 +4,8 @@ import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.io.BulkReadInputStream;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
-import java.io.EOFException;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.AccessDeniedException;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -52,37 +49,8 @@ public final class MeteredObjectClient implements ObjectClient {
   /** Counts a failure by kind; a cancelled request was abandoned by its caller, not failed. */
   private void count(Throwable failure) {
     if (failure != null && !(Futures.unwrap(failure) instanceof CancellationException)) {
-      metrics.increment(kindOf(failure));
+      metrics.increment(ErrorKind.of(failure).metric());
     }
-  }
-
-  /** The error counter a failure belongs to. */
-  static Metric kindOf(Throwable failure) {
-    Throwable cause = Futures.unwrap(failure);
-    if (cause instanceof FileNotFoundException) {
-      return Metric.ERRORS_NOT_FOUND;
-    }
-    if (cause instanceof AccessDeniedException) {
-      return Metric.ERRORS_ACCESS_DENIED;
-    }
-    if (cause instanceof ObjectChangedException) {
-      return Metric.ERRORS_OBJECT_CHANGED;
-    }
-    if (cause instanceof EOFException) {
-      return Metric.ERRORS_RANGE;
-    }
-    if (cause instanceof ObjectStoreException store) {
-      if (store.isThrottling()) {
-        return Metric.ERRORS_THROTTLED;
-      }
-      if (store.statusCode() >= 500) {
-        return Metric.ERRORS_SERVER;
-      }
-      return store.statusCode() == 0 && store.isRetryable()
-          ? Metric.ERRORS_NETWORK
-          : Metric.ERRORS_OTHER;
-    }
-    return cause instanceof IOException ? Metric.ERRORS_NETWORK : Metric.ERRORS_OTHER;
   }
 
   @Override
@@ -109,7 +77,7 @@ public final class MeteredObjectClient implements ObjectClient {
       try {
         n = body.read(buffer, offset, length);
       } catch (IOException e) {
-        metrics.increment(kindOf(e));
+        metrics.increment(ErrorKind.of(e).metric());
         throw e;
       }
       if (n > 0) {

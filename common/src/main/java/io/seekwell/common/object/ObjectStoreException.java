@@ -16,6 +16,7 @@ public class ObjectStoreException extends IOException {
   private final String errorCode;
   private final String requestId;
   private final boolean retryable;
+  private final boolean stalled;
 
   /**
    * Creates the exception.
@@ -34,11 +35,36 @@ public class ObjectStoreException extends IOException {
       String requestId,
       boolean retryable,
       Throwable cause) {
+    this(message, statusCode, errorCode, requestId, retryable, false, cause);
+  }
+
+  private ObjectStoreException(
+      String message,
+      int statusCode,
+      String errorCode,
+      String requestId,
+      boolean retryable,
+      boolean stalled,
+      Throwable cause) {
     super(message, cause);
     this.statusCode = statusCode;
     this.errorCode = errorCode;
     this.requestId = requestId;
     this.retryable = retryable;
+    this.stalled = stalled;
+  }
+
+  /**
+   * A connection that Seekwell cut because it stopped delivering (no headers or no body bytes in
+   * time): retryable, of kind {@link ErrorKind#STALLED}.
+   */
+  public static ObjectStoreException stalled(String message, Throwable cause) {
+    return new ObjectStoreException(message, 0, null, null, true, true, cause);
+  }
+
+  /** What kind of error this is, as {@link ErrorKind} decides. */
+  public ErrorKind kind() {
+    return stalled ? ErrorKind.STALLED : ErrorKind.of(statusCode, errorCode, retryable);
   }
 
   /** The HTTP status, or 0 if the request got no response (connection or timeout error). */
@@ -53,9 +79,7 @@ public class ObjectStoreException extends IOException {
 
   /** Whether the store asked for fewer requests (HTTP 503, or the error code {@code SlowDown}). */
   public boolean isThrottling() {
-    return statusCode() == 503
-        || statusCode() == 429
-        || "SlowDown".equals(errorCode().orElse(null));
+    return kind() == ErrorKind.THROTTLED;
   }
 
   /** The store's id of the failed request, for support cases. */

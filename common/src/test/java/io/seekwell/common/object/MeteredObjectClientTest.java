@@ -111,9 +111,9 @@ class MeteredObjectClientTest {
     ObjectContent content = client.getObject(GetRequest.of(OBJECT, ByteRange.of(0, 1))).get();
     assertThrows(SocketException.class, () -> content.stream().read());
     assertEquals(1, metrics.get(Metric.ERRORS_NETWORK));
-    assertEquals(Metric.ERRORS_OTHER, MeteredObjectClient.kindOf(new IllegalStateException()));
+    assertEquals(Metric.ERRORS_OTHER, ErrorKind.of(new IllegalStateException()).metric());
     assertEquals(
         Metric.ERRORS_NOT_FOUND,
-        MeteredObjectClient.kindOf(new CompletionException(new FileNotFoundException())));
+        ErrorKind.of(new CompletionException(new FileNotFoundException())).metric());
   }
 }

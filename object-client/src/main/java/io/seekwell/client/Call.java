@@ -1,0 +1,386 @@
+package io.seekwell.client;
+
+import io.seekwell.common.concurrent.Futures;
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.object.ErrorKind;
+import io.seekwell.common.object.ObjectStoreException;
+import io.seekwell.common.object.RequestOptions;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One request until it has an answer: its attempts, retries, hedges and tied copy ({@link
+ * HedgingRetryingObjectClient} sends each through one).
+ *
+ * <p>Design notes (thread-safety): the call's lock ({@code synchronized (this)}) guards {@code
+ * inFlight}, the counts of tries and hedges, whether the call is tied, and its {@link TiedPair}'s
+ * state; no I/O happens under it and the result is completed outside it. Its methods run on the
+ * caller's thread (the first attempt), the scheduler's (retries, hedges, timeouts) and the HTTP
+ * client's (answers).
+ */
+final class Call<T> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Call.class);
+
+  private final String what;
+  private final String bucket;
+  private final RequestOptions options;
+  private final boolean small;
+  private final Exchange<T> exchange;
+  private final CallContext context;
+  private final CompletableFuture<T> result = new CompletableFuture<>();
+  private final List<Attempt<T>> inFlight = new ArrayList<>();
+  private final long startNanos;
+  private int attempts;
+  private int hedges;
+  private int numbered;
+  private boolean tied;
+  private final TiedPair<T> pair;
+
+  /**
+   * How one kind of request is sent and answered.
+   *
+   * @param send sends an attempt with the options given
+   * @param holdConnection makes an answer free its connection place when done with
+   * @param discard frees an answer that is not the call's
+   */
+  record Exchange<T>(
+      Function<RequestOptions, CompletableFuture<T>> send,
+      BiFunction<T, Runnable, T> holdConnection,
+      Consumer<T> discard) {}
+
+  /** A call {@code what} (method, object, range) to {@code bucket}, tied if {@code small}. */
+  Call(
+      String what,
+      String bucket,
+      RequestOptions options,
+      boolean small,
+      Exchange<T> exchange,
+      CallContext context) {
+    this.what = what;
+    this.bucket = bucket;
+    this.options = options;
+    this.small = small;
+    this.exchange = exchange;
+    this.context = context;
+    this.startNanos = context.ticker().nanos();
+    this.pair = new TiedPair<>(what, options, context);
+  }
+
+  CompletableFuture<T> start() {
+    result.whenComplete(
+        (value, failure) -> {
+          if (failure != null || !isTied()) {
+            cancelAttemptsExcept(null);
+          }
+        });
+    boolean tie = small && context.configuration().hedgeMaxCopies() > 0 && context.times().tying();
+    synchronized (this) {
+      tied = tie;
+    }
+    Attempt<T> first = sendAttempt(Attempt.Kind.TRY, "");
+    if (tie && first != null && first.isSent() && !first.isAnswered()) {
+      context.counter().count(Metric.HEDGED_GETS, options);
+      sendAttempt(Attempt.Kind.TIED, " as a tied request with " + first + ", connections stalling");
+    }
+    return result;
+  }
+
+  private synchronized boolean isTied() {
+    return tied;
+  }
+
+  private synchronized int hedgesSent() {
+    return hedges;
+  }
+
+  /**
+   * Starts an attempt of {@code kind}, sent {@code why}: it is sent when it has its places, and
+   * fails the call if none comes before the call's deadline. Null if the call has its answer.
+   */
+  private Attempt<T> sendAttempt(Attempt.Kind kind, String why) {
+    Attempt<T> attempt;
+    synchronized (this) {
+      if (result.isDone()) {
+        return null;
+      }
+      if (kind == Attempt.Kind.HEDGE) {
+        hedges++;
+      } else if (kind == Attempt.Kind.TRY) {
+        attempts++;
+      }
+      attempt =
+          new Attempt<>(
+              kind,
+              ++numbered,
+              context.times().headersTimeoutNanos(attempts),
+              context.freesConnectionOnCancel(),
+              exchange.discard());
+      inFlight.add(attempt);
+    }
+    if (!why.isEmpty()) {
+      LOG.debug("{}: {} sent{}", what, attempt, why);
+    }
+    context.budget().earn();
+    long deadlineNanos = startNanos + context.policy().deadline().toNanos();
+    context
+        .places()
+        .admit(attempt, what, bucket, options.prefetch(), deadlineNanos, context)
+        .whenComplete(
+            (held, failure) -> {
+              if (failure == null) {
+                send(attempt, held);
+              } else if (!(failure instanceof CancellationException)) {
+                answered(attempt, null, failure);
+              }
+            });
+    return attempt;
+  }
+
+  /** Sends {@code attempt} with its places, and plans its headers timeout and hedge deadline. */
+  private void send(Attempt<T> attempt, RequestPlaces.Held held) {
+    Duration timeout = Duration.ofNanos(attempt.timeoutNanos());
+    boolean sent =
+        attempt.send(
+            held,
+            context.ticker(),
+            () -> exchange.send().apply(options.withHeadersTimeout(timeout)),
+            exchange.holdConnection(),
+            (value, failure) -> answered(attempt, value, failure),
+            () ->
+                LOG.debug(
+                    "{}: {} throttled, concurrency limit of bucket {} cut to {}",
+                    what,
+                    attempt,
+                    bucket,
+                    context.places().bucketLimits().get(bucket)));
+    if (!sent) {
+      return;
+    }
+    context.schedule(() -> timeOut(attempt), attempt.timeoutNanos());
+    if (context.configuration().hedgeMaxCopies() > 0) {
+      context.schedule(this::hedgeIfStillWaiting, context.times().hedgeDeadlineNanos());
+    }
+  }
+
+  /** An attempt without response headers after its timeout is given up. */
+  private void timeOut(Attempt<T> attempt) {
+    boolean othersInFlight;
+    synchronized (this) {
+      if (!inFlight.remove(attempt)) {
+        return;
+      }
+      othersInFlight = !inFlight.isEmpty();
+    }
+    attempt.cancel();
+    ObjectStoreException noHeaders = attempt.noHeaders(what);
+    LOG.debug(
+        "{}: {} given up, no headers within {} ms; {} in flight",
+        what,
+        attempt,
+        Duration.ofNanos(attempt.timeoutNanos()).toMillis(),
+        othersInFlight ? "others" : "none");
+    context.counter().countForClient(noHeaders.kind().metric());
+    failed(attempt, noHeaders, othersInFlight);
+  }
+
+  /**
+   * Sends a copy if every attempt in flight has waited past the hedge deadline. With the most
+   * copies already in flight, the oldest attempt (stalled for several deadlines) is abandoned for
+   * the new one, so a GET keeps trying fresh connections instead of waiting for the first-byte
+   * timeout; the budget bounds how many copies that costs.
+   */
+  private void hedgeIfStillWaiting() {
+    Attempt<T> abandoned = null;
+    synchronized (this) {
+      if (result.isDone()
+          || inFlight.isEmpty()
+          || pastDeadline(0)
+          || !inFlight.stream().allMatch(Attempt::isSent)) {
+        // An attempt waiting for a place is sent with its own hedge deadline.
+        return;
+      }
+      long now = context.ticker().nanos();
+      long deadline = context.times().hedgeDeadlineNanos();
+      long youngest = inFlight.stream().mapToLong(a -> now - a.sentNanos()).min().orElse(0);
+      if (youngest < deadline) {
+        // The deadline moved since this check was planned: look again when it has passed.
+        context.schedule(this::hedgeIfStillWaiting, deadline - youngest);
+        return;
+      }
+      if (!context.budget().tryTake()) {
+        LOG.debug("{}: not hedged, the hedge budget is spent", what);
+        // No token now; GETs earn more, so look again a deadline later.
+        context.schedule(this::hedgeIfStillWaiting, deadline);
+        return;
+      }
+      if (inFlight.size() > context.configuration().hedgeMaxCopies()) {
+        abandoned = inFlight.remove(0);
+      }
+    }
+    if (abandoned != null) {
+      abandoned.cancel();
+    }
+    context.counter().count(Metric.HEDGED_GETS, options);
+    sendAttempt(
+        Attempt.Kind.HEDGE,
+        " as a hedge after "
+            + Duration.ofNanos(context.times().hedgeDeadlineNanos()).toMillis()
+            + " ms without headers"
+            + (abandoned == null ? "" : ", " + abandoned + " abandoned"));
+  }
+
+  private void answered(Attempt<T> attempt, T value, Throwable failure) {
+    boolean wasInFlight;
+    boolean othersInFlight;
+    synchronized (this) {
+      wasInFlight = inFlight.remove(attempt);
+      othersInFlight = !inFlight.isEmpty();
+    }
+    if (failure == null) {
+      if (wasInFlight) {
+        // An attempt already given up (a blocking client's, which answers late) says nothing of
+        // the store's pace now, and would push the hedge deadline up.
+        context.times().recordFirstByte(context.ticker().nanos() - attempt.sentNanos());
+      }
+      if (result.complete(value)) {
+        won(attempt);
+      } else {
+        exchange.discard().accept(value);
+        settleTie(attempt, false);
+      }
+    } else {
+      settleTie(attempt, true);
+      if (wasInFlight && !(failure instanceof CancellationException)) {
+        failed(attempt, Futures.asIoException(failure), othersInFlight);
+      }
+    }
+  }
+
+  /**
+   * {@code winner} answered first. Every other attempt is cancelled, except that the other half of
+   * a tied pair is given a hedge deadline to answer too: if it does not, it stalled.
+   */
+  private void won(Attempt<T> winner) {
+    Attempt<T> partner = null;
+    synchronized (this) {
+      if (tied) {
+        partner = pair.awaitPartnerOf(winner, inFlight);
+      }
+    }
+    if (isTied()) {
+      cancelAttemptsExcept(partner);
+    }
+    if (partner != null) {
+      Attempt<T> late = partner;
+      if (!context.schedule(() -> settleTie(late, true), context.times().hedgeDeadlineNanos())) {
+        settleTie(late, true);
+      }
+      return;
+    }
+    if (LOG.isDebugEnabled()
+        && (winner.kind() != Attempt.Kind.TRY || hedgesSent() > 0 || isTied())) {
+      LOG.debug(
+          "{}: {} answered after {} ms{}, {}",
+          what,
+          winner,
+          (context.ticker().nanos() - startNanos) / 1_000_000,
+          winner.kind() == Attempt.Kind.HEDGE ? ": the hedge won" : "",
+          tried());
+    }
+    // In a tied call, a hedge was sent only if both halves of the pair waited past the deadline.
+    context
+        .times()
+        .recordAnswer(winner.kind() == Attempt.Kind.HEDGE || (isTied() && hedgesSent() > 0));
+    if (winner.kind() == Attempt.Kind.HEDGE) {
+      context.counter().count(Metric.HEDGES_WON, options);
+      context.budget().hedgeWon(hedgesSent());
+    }
+  }
+
+  /** The tied {@code partner} answered, failed or stalled: only the first of these counts. */
+  private void settleTie(Attempt<T> partner, boolean stalled) {
+    synchronized (this) {
+      if (!pair.take(partner)) {
+        return;
+      }
+      inFlight.remove(partner);
+    }
+    pair.settled(partner, stalled);
+  }
+
+  /** An attempt failed: fail the call, wait for the other attempts, or retry. */
+  private void failed(Attempt<T> attempt, IOException error, boolean othersInFlight) {
+    if (result.isDone()) {
+      return;
+    }
+    if (!ErrorKind.isRetryable(error)) {
+      LOG.debug("{}: {} failed ({}), not retried: {}", what, attempt, ErrorKind.of(error), error);
+      result.completeExceptionally(error);
+    } else if (!othersInFlight) {
+      retryAfter(attempt, error);
+    }
+  }
+
+  private void retryAfter(Attempt<T> attempt, IOException error) {
+    int made;
+    synchronized (this) {
+      made = attempts;
+    }
+    long delayNanos = context.policy().delayBefore(made, error).toNanos();
+    if (made >= context.policy().maxAttempts() || pastDeadline(delayNanos)) {
+      giveUp(attempt, error, tried());
+      return;
+    }
+    LOG.debug(
+        "{}: {} failed ({}), retried in {} ms after {}: {}",
+        what,
+        attempt,
+        ErrorKind.of(error),
+        delayNanos / 1_000_000,
+        tried(),
+        error);
+    context.counter().count(Metric.RETRIES, options);
+    try {
+      context.scheduler().schedule(() -> sendAttempt(Attempt.Kind.TRY, " as a retry"), delayNanos);
+    } catch (RejectedExecutionException closed) {
+      giveUp(attempt, error, tried() + "; the client closed");
+    }
+  }
+
+  private void giveUp(Attempt<T> attempt, IOException error, String tried) {
+    LOG.debug(
+        "{}: gave up after {} ({}, {}): {}", what, tried, attempt, ErrorKind.of(error), error);
+    result.completeExceptionally(RetryPolicy.exhausted(error, tried));
+  }
+
+  private boolean pastDeadline(long delayNanos) {
+    return context.policy().isPastDeadline(context.ticker().nanos() - startNanos, delayNanos);
+  }
+
+  private synchronized String tried() {
+    return RetryPolicy.tried(attempts, tied, hedges);
+  }
+
+  private void cancelAttemptsExcept(Attempt<T> spared) {
+    List<Attempt<T>> losers;
+    synchronized (this) {
+      losers = new ArrayList<>(inFlight);
+      losers.remove(spared);
+      inFlight.retainAll(spared == null ? List.of() : List.of(spared));
+    }
+    for (Attempt<T> loser : losers) {
+      loser.cancel();
+    }
+  }
+}

@@ -1,0 +1,136 @@
+package io.seekwell.client;
+
+import io.seekwell.common.concurrent.Ticker;
+import io.seekwell.common.metrics.Metrics;
+import io.seekwell.common.object.ObjectStoreException;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The places an attempt needs before it is sent: one under its bucket's adaptive limit ({@code
+ * concurrency.max}, cut when the store throttles) and then one among the client's connections
+ * ({@code max.connections}). Attempts over either wait without a thread, those of reads before
+ * those of prefetches, until a place is free or their call's deadline passes. Thread-safe: the
+ * bucket limits are in a concurrent map (lock-free once a bucket has its limit) and each {@link
+ * ConcurrencyLimit} is lock-free.
+ */
+final class RequestPlaces {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RequestPlaces.class);
+
+  /** The two places an attempt holds while it is sent. */
+  record Held(ConcurrencyLimit.Permit bucket, ConcurrencyLimit.Permit connection) {}
+
+  private final Map<String, ConcurrencyLimit> limits = new ConcurrentHashMap<>();
+  private final ConcurrencyLimit connections;
+  private final int concurrencyMax;
+  private final Ticker ticker;
+  private final Metrics metrics;
+
+  RequestPlaces(ObjectClientConfiguration configuration, Ticker ticker, Metrics metrics) {
+    this.concurrencyMax = configuration.concurrencyMax();
+    this.ticker = ticker;
+    this.metrics = metrics;
+    this.connections =
+        new ConcurrencyLimit("connections", configuration.maxConnections(), ticker, metrics);
+  }
+
+  /**
+   * Both places for {@code attempt} of the call {@code what} to {@code bucket}: the bucket's, then
+   * a connection. The future fails with the waits' own exceptions (not wrapped): cancelled when the
+   * attempt is, or an {@link ObjectStoreException} when no place came before {@code deadlineNanos}
+   * (a {@link CallContext#ticker()} time). A bucket place taken is given back if the connection
+   * never comes.
+   */
+  CompletableFuture<Held> admit(
+      Attempt<?> attempt,
+      String what,
+      String bucket,
+      boolean prefetch,
+      long deadlineNanos,
+      CallContext context) {
+    CompletableFuture<Held> held = new CompletableFuture<>();
+    waitFor(limitOf(bucket), attempt, what, prefetch, deadlineNanos, context)
+        .whenComplete(
+            (permit, failure) -> {
+              if (failure != null) {
+                held.completeExceptionally(failure);
+                return;
+              }
+              waitFor(connections, attempt, what, prefetch, deadlineNanos, context)
+                  .whenComplete(
+                      (connection, noConnection) -> {
+                        if (noConnection == null) {
+                          held.complete(new Held(permit, connection));
+                        } else {
+                          permit.release(ConcurrencyLimit.Outcome.OTHER);
+                          held.completeExceptionally(noConnection);
+                        }
+                      });
+            });
+    return held;
+  }
+
+  private CompletableFuture<ConcurrencyLimit.Permit> waitFor(
+      ConcurrencyLimit places,
+      Attempt<?> attempt,
+      String what,
+      boolean prefetch,
+      long deadlineNanos,
+      CallContext context) {
+    CompletableFuture<ConcurrencyLimit.Permit> place = places.acquire(prefetch);
+    attempt.waitsFor(place);
+    if (!place.isDone()) {
+      long queued = ticker.nanos();
+      LOG.debug("{}: {} waits for a place ({})", what, attempt, places);
+      place.thenRun(
+          () ->
+              LOG.debug(
+                  "{}: {} sent after waiting {} ms for a place ({})",
+                  what,
+                  attempt,
+                  (ticker.nanos() - queued) / 1_000_000,
+                  places));
+      long left = deadlineNanos - ticker.nanos();
+      if (!context.schedule(
+          () -> place.completeExceptionally(notSent(what, places, context)), Math.max(0, left))) {
+        place.cancel(true);
+      }
+    }
+    return place;
+  }
+
+  private static ObjectStoreException notSent(
+      String what, ConcurrencyLimit places, CallContext context) {
+    return new ObjectStoreException(
+        what
+            + ": not sent within the retry deadline of "
+            + context.policy().deadline().toMillis()
+            + " ms, waiting for a place among the requests in flight ("
+            + places
+            + ")",
+        0,
+        null,
+        null,
+        false,
+        null);
+  }
+
+  /** The adaptive concurrency limit of {@code bucket}'s requests. */
+  private ConcurrencyLimit limitOf(String bucket) {
+    // Lock-free once the bucket has its limit: the map's look-up comes before any locking.
+    return limits.computeIfAbsent(
+        bucket, b -> new ConcurrencyLimit("bucket " + b, concurrencyMax, ticker, metrics));
+  }
+
+  /** The adaptive limit of requests in flight to each bucket requested so far. */
+  Map<String, Integer> bucketLimits() {
+    Map<String, Integer> now = new TreeMap<>();
+    limits.forEach((bucket, limit) -> now.put(bucket, limit.limit()));
+    return now;
+  }
+}
