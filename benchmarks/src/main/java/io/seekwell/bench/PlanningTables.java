@@ -94,9 +94,7 @@ final class PlanningTables {
       throws IOException {
     String marker = "tables/" + name + ".location";
     try (S3Client admin = Clients.sync(endpoint, credentials, null)) {
-      if (admin.listBuckets().buckets().stream().noneMatch(b -> b.name().equals(BUCKET))) {
-        admin.createBucket(b -> b.bucket(BUCKET));
-      }
+      Uploads.ensureBucket(admin, BUCKET);
       try {
         return admin
             .getObjectAsBytes(b -> b.bucket(BUCKET).key(marker))
