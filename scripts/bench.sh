@@ -5,6 +5,8 @@
 # target/benchmarks-quick.md with --quick), and stops what it started.
 # Usage: ./scripts/bench.sh [--profile s3|loopback|faults|planning|rate] [--quick] [--paths a,b]
 #        [--workloads W1,W5] [--iterations N] [--warmup N] [--report FILE]
+# Other --name value options go to the profile's program, which refuses an option it does not take
+# and names the ones it does.
 # --profile faults runs the fault benchmark (io.seekwell.bench.FaultBenchmark) behind the s3
 # latency profile: every read path with stalls, cuts (FIN, RST) and slow first bytes on 2 % and
 # 25 % of the connections; its tables go to the fault section of docs/benchmarks.md.

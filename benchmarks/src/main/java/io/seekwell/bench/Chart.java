@@ -29,18 +29,14 @@ final class Chart {
 
   private Chart() {}
 
-  static void write(Map<Workload, Map<String, List<Benchmark.Sample>>> results, Path png)
-      throws IOException {
+  static void write(Map<Workload, Map<String, List<Sample>>> results, Path png) throws IOException {
     System.setProperty("java.awt.headless", "true");
     BufferedImage time =
         BitmapEncoder.getBufferedImage(
-            panel(
-                results,
-                "Time relative to AAL 1.3.1 (lower is better)",
-                Benchmark.Sample::seconds));
+            panel(results, "Time relative to AAL 1.3.1 (lower is better)", Sample::seconds));
     BufferedImage gets =
         BitmapEncoder.getBufferedImage(
-            panel(results, "GETs relative to AAL 1.3.1 (lower is better)", Benchmark.Sample::gets));
+            panel(results, "GETs relative to AAL 1.3.1 (lower is better)", Sample::gets));
     BufferedImage both = new BufferedImage(2 * WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
     Graphics2D graphics = both.createGraphics();
     try {
@@ -53,9 +49,9 @@ final class Chart {
   }
 
   private static CategoryChart panel(
-      Map<Workload, Map<String, List<Benchmark.Sample>>> results,
+      Map<Workload, Map<String, List<Sample>>> results,
       String title,
-      ToDoubleFunction<Benchmark.Sample> measure) {
+      ToDoubleFunction<Sample> measure) {
     CategoryChart chart =
         new CategoryChartBuilder()
             .width(WIDTH)
@@ -83,15 +79,15 @@ final class Chart {
     for (String path : paths) {
       List<Double> ratios = new ArrayList<>();
       for (Workload workload : workloads) {
-        List<Benchmark.Sample> samples = results.get(workload).get(path);
-        double reference = Report.median(results.get(workload).get("aal"), measure);
+        List<Sample> samples = results.get(workload).get(path);
+        double reference = Spread.median(results.get(workload).get("aal"), measure);
         // A log axis cannot show 0: a path with no GETs gets the smallest bar.
         ratios.add(
             samples == null || samples.isEmpty()
                 ? null
                 : reference == 0
                     ? 1
-                    : Math.max(SMALLEST_BAR, Report.median(samples, measure) / reference));
+                    : Math.max(SMALLEST_BAR, Spread.median(samples, measure) / reference));
       }
       if (ratios.stream().anyMatch(Objects::nonNull)) {
         chart.addSeries(path, categories, ratios);

@@ -11,8 +11,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
  * The benchmark's objects, generated once per scale into a local cache and uploaded when the store
@@ -82,7 +80,7 @@ final class Dataset {
   static Dataset prepare(S3Client admin, Path cache, Scale scale) throws IOException {
     Path dir =
         Files.createDirectories(cache.resolve(scale.name().toLowerCase(java.util.Locale.ROOT)));
-    ensureBucket(admin);
+    Uploads.ensureBucket(admin, BUCKET);
     Progress progress =
         Progress.of("preparing the " + scale + " data", () -> Progress.megabytesIn(dir));
     try {
@@ -136,26 +134,10 @@ final class Dataset {
         lengths);
   }
 
-  static void ensureBucket(S3Client admin) {
-    try {
-      admin.headBucket(b -> b.bucket(BUCKET));
-    } catch (NoSuchBucketException e) {
-      admin.createBucket(b -> b.bucket(BUCKET));
-    }
-  }
-
   private static void upload(S3Client admin, String key, Path file, Map<String, Long> lengths)
       throws IOException {
     long length = Files.size(file);
-    try {
-      if (admin.headObject(b -> b.bucket(BUCKET).key(key)).contentLength() == length) {
-        lengths.put(key, length);
-        return;
-      }
-    } catch (NoSuchKeyException e) {
-      // Not uploaded yet.
-    }
-    admin.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromFile(file));
+    Uploads.putIfMissing(admin, BUCKET, key, length, () -> RequestBody.fromFile(file));
     lengths.put(key, length);
   }
 

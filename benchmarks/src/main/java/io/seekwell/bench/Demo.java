@@ -11,9 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.Set;
 import org.apache.parquet.io.InputFile;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
@@ -36,14 +35,11 @@ public final class Demo {
   private Demo() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = Options.parse(args);
-    URI endpoint = URI.create(Options.required(options, "endpoint"));
-    int files = Integer.parseInt(options.getOrDefault("files", "4"));
-    int rows = Integer.parseInt(options.getOrDefault("rows", "200000"));
-    StaticCredentialsProvider credentials =
-        StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(
-                Options.required(options, "access-key"), Options.required(options, "secret-key")));
+    Options options = Options.parse("Demo", Set.of("files", "rows", "toxiproxy"), args);
+    URI endpoint = Store.endpoint(options);
+    int files = options.integer("files", 4);
+    int rows = options.integer("rows", 200_000);
+    StaticCredentialsProvider credentials = Store.credentials(options);
 
     Path dir = Files.createTempDirectory("seekwell-demo-");
     List<Path> written = new ArrayList<>();
@@ -70,9 +66,9 @@ public final class Demo {
 
     URI readEndpoint = endpoint;
     String profile = "loopback (no emulated latency)";
-    if (options.containsKey("toxiproxy")) {
+    if (options.has("toxiproxy")) {
       readEndpoint =
-          new Toxiproxy(URI.create(options.get("toxiproxy"))).s3Profile("demo-s3", endpoint);
+          new Toxiproxy(URI.create(options.required("toxiproxy"))).s3Profile("demo-s3", endpoint);
       profile = "s3 (25 ms to first byte, 90 MB/s per connection)";
     }
 

@@ -4,16 +4,43 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
 
 /** The Markdown report: per workload and path, times, requests, bytes and ratios to AAL. */
 final class Report {
 
   private Report() {}
 
+  /**
+   * The whole report of the main benchmark: the table, the paths not measured (skipped with {@code
+   * --skip}, or failed) and the targets.
+   */
   static String markdown(
-      Map<Workload, Map<String, List<Benchmark.Sample>>> results,
-      Map<String, String> options,
+      Map<Workload, Map<String, List<Sample>>> results,
+      Options options,
+      Dataset.Scale scale,
+      int iterations,
+      Dataset data,
+      List<String> skipped) {
+    String notMeasured =
+        skipped.isEmpty()
+            ? ""
+            : "\nNot measured (skipped with `--skip`, or failed): "
+                + String.join(", ", skipped)
+                + (options.has("skip-reason") ? ". " + options.required("skip-reason") : "")
+                + "\n";
+    return tables(results, options, scale, iterations)
+        + notMeasured
+        + "\n"
+        + options.targetsOrSmokeNote(
+            () ->
+                Targets.markdown(
+                    results, data.projectionBytes, data.orcStripes, Benchmark.isLoopback(options)));
+  }
+
+  /** The heading, how the run was made, and a row per workload and path. */
+  static String tables(
+      Map<Workload, Map<String, List<Sample>>> results,
+      Options options,
       Dataset.Scale scale,
       int iterations) {
     StringBuilder out = new StringBuilder();
@@ -32,52 +59,47 @@ final class Report {
             Runtime.getRuntime().availableProcessors(),
             Runtime.getRuntime().maxMemory() >> 20,
             System.getProperty("java.version"),
-            options.getOrDefault("profile", "loopback"),
+            options.text("profile", "loopback"),
             scale.name().toLowerCase(Locale.ROOT),
             iterations,
             Benchmark.warmups(options)));
     out.append("Reproduce: `./scripts/bench.sh")
         .append(scale == Dataset.Scale.QUICK ? " --quick" : "")
         .append(" --profile ")
-        .append(options.getOrDefault("profile", "loopback"))
+        .append(options.text("profile", "loopback"))
         .append(passedThrough(options))
         .append("`\n\n");
-    out.append(
-        "| workload | path | seconds (median, min–max) | GETs | HEADs | MB | peak heap MB"
-            + " | time / AAL | GETs / AAL |\n");
-    out.append("|---|---|---|---|---|---|---|---|---|\n");
-    for (Map.Entry<Workload, Map<String, List<Benchmark.Sample>>> entry : results.entrySet()) {
-      Map<String, List<Benchmark.Sample>> byPath = entry.getValue();
-      List<Benchmark.Sample> aal = byPath.get("aal");
-      for (Map.Entry<String, List<Benchmark.Sample>> path : byPath.entrySet()) {
-        List<Benchmark.Sample> samples = path.getValue();
-        double median = median(samples.stream().mapToDouble(Benchmark.Sample::seconds).toArray());
-        double gets = median(samples.stream().mapToDouble(Benchmark.Sample::gets).toArray());
-        out.append(
-            String.format(
-                Locale.ROOT,
-                "| %s %s | %s | %.2f (%.2f–%.2f) | %.0f | %.0f | %.1f | %d | %s | %s |\n",
-                entry.getKey(),
-                entry.getKey().description,
-                path.getKey(),
-                median,
-                samples.stream().mapToDouble(Benchmark.Sample::seconds).min().orElse(0),
-                samples.stream().mapToDouble(Benchmark.Sample::seconds).max().orElse(0),
-                gets,
-                median(samples.stream().mapToDouble(Benchmark.Sample::heads).toArray()),
-                median(samples.stream().mapToDouble(Benchmark.Sample::bytes).toArray()) / 1e6,
-                samples.stream().mapToLong(Benchmark.Sample::peakHeap).max().orElse(0) >> 20,
-                aal == null
-                    ? "–"
-                    : ratio(
-                        median,
-                        median(aal.stream().mapToDouble(Benchmark.Sample::seconds).toArray())),
-                aal == null
-                    ? "–"
-                    : ratio(
-                        gets, median(aal.stream().mapToDouble(Benchmark.Sample::gets).toArray()))));
+    MarkdownTable table =
+        new MarkdownTable(
+            "workload",
+            "path",
+            "seconds (median, min–max)",
+            "GETs",
+            "HEADs",
+            "MB",
+            "peak heap MB",
+            "time / AAL",
+            "GETs / AAL");
+    for (Map.Entry<Workload, Map<String, List<Sample>>> entry : results.entrySet()) {
+      Map<String, List<Sample>> byPath = entry.getValue();
+      List<Sample> aal = byPath.get("aal");
+      for (Map.Entry<String, List<Sample>> path : byPath.entrySet()) {
+        List<Sample> samples = path.getValue();
+        Spread seconds = Spread.of(samples, Sample::seconds);
+        double gets = Spread.median(samples, Sample::gets);
+        table.row(
+            entry.getKey() + " " + entry.getKey().description,
+            path.getKey(),
+            seconds.cell(),
+            String.format(Locale.ROOT, "%.0f", gets),
+            String.format(Locale.ROOT, "%.0f", Spread.median(samples, Sample::heads)),
+            String.format(Locale.ROOT, "%.1f", Spread.median(samples, Sample::bytes) / 1e6),
+            samples.stream().mapToLong(Sample::peakHeap).max().orElse(0) >> 20,
+            aal == null ? "–" : ratio(seconds.median(), Spread.median(aal, Sample::seconds)),
+            aal == null ? "–" : ratio(gets, Spread.median(aal, Sample::gets)));
       }
     }
+    out.append(table);
     out.append(connectorsAgainstTheirStacks(results));
     return out.toString();
   }
@@ -91,47 +113,48 @@ final class Report {
    * medians and the ratio; empty if there is none.
    */
   private static String connectorsAgainstTheirStacks(
-      Map<Workload, Map<String, List<Benchmark.Sample>>> results) {
-    StringBuilder rows = new StringBuilder();
-    for (Map.Entry<Workload, Map<String, List<Benchmark.Sample>>> entry : results.entrySet()) {
+      Map<Workload, Map<String, List<Sample>>> results) {
+    MarkdownTable table =
+        new MarkdownTable(
+            "workload",
+            "stack default",
+            "seconds",
+            "Seekwell path",
+            "seconds",
+            "Seekwell / default");
+    for (Map.Entry<Workload, Map<String, List<Sample>>> entry : results.entrySet()) {
       for (String connector : List.of("seekwell-iceberg", "seekwell-s3a")) {
-        List<Benchmark.Sample> seekwell = entry.getValue().get(connector);
-        List<Benchmark.Sample> stack = entry.getValue().get(STACK_DEFAULTS.get(connector));
+        List<Sample> seekwell = entry.getValue().get(connector);
+        List<Sample> stack = entry.getValue().get(STACK_DEFAULTS.get(connector));
         if (seekwell == null || stack == null) {
           continue;
         }
-        double mine = median(seekwell, Benchmark.Sample::seconds);
-        double theirs = median(stack, Benchmark.Sample::seconds);
-        rows.append(
-            String.format(
-                Locale.ROOT,
-                "| %s %s | %s | %.2f | %s | %.2f | %s |\n",
-                entry.getKey(),
-                entry.getKey().description,
-                STACK_DEFAULTS.get(connector),
-                theirs,
-                connector,
-                mine,
-                ratio(mine, theirs)));
+        double mine = Spread.median(seekwell, Sample::seconds);
+        double theirs = Spread.median(stack, Sample::seconds);
+        table.row(
+            entry.getKey() + " " + entry.getKey().description,
+            STACK_DEFAULTS.get(connector),
+            String.format(Locale.ROOT, "%.2f", theirs),
+            connector,
+            String.format(Locale.ROOT, "%.2f", mine),
+            ratio(mine, theirs));
       }
     }
-    if (rows.isEmpty()) {
+    if (table.isEmpty()) {
       return "";
     }
     return "\n## Each connector against its stack's default stream\n\n"
         + "Seconds (median) of each Seekwell connector path and of the stream its stack uses"
         + " without Seekwell, in the same run.\n\n"
-        + "| workload | stack default | seconds | Seekwell path | seconds | Seekwell / default |\n"
-        + "|---|---|---|---|---|---|\n"
-        + rows;
+        + table;
   }
 
   /** The options a run was given besides the defaults bench.sh sets, as they were typed. */
-  private static String passedThrough(Map<String, String> options) {
+  private static String passedThrough(Options options) {
     StringBuilder out = new StringBuilder();
     for (String name : List.of("workloads", "paths", "seekwell", "report")) {
-      if (options.containsKey(name) && !options.get(name).endsWith("benchmarks-quick.md")) {
-        out.append(" --").append(name).append(' ').append(options.get(name));
+      if (options.has(name) && !options.required(name).endsWith("benchmarks-quick.md")) {
+        out.append(" --").append(name).append(' ').append(options.required(name));
       }
     }
     return out.toString();
@@ -139,17 +162,5 @@ final class Report {
 
   private static String ratio(double value, double reference) {
     return reference == 0 ? "–" : String.format(Locale.ROOT, "%.2f", value / reference);
-  }
-
-  /** The median of {@code measure} over {@code samples}. */
-  static double median(List<Benchmark.Sample> samples, ToDoubleFunction<Benchmark.Sample> measure) {
-    return median(samples.stream().mapToDouble(measure).toArray());
-  }
-
-  private static double median(double[] values) {
-    double[] sorted = values.clone();
-    java.util.Arrays.sort(sorted);
-    int middle = sorted.length / 2;
-    return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
   }
 }

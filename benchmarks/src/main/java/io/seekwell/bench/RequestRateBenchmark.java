@@ -9,23 +9,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
  * How many small reads one process sustains: {@code T} threads, each reading 4 KiB at a random
@@ -51,6 +51,22 @@ public final class RequestRateBenchmark {
   private static final int READ = 4096;
   private static final long WARM_UP_NANOS = TimeUnit.SECONDS.toNanos(2);
 
+  /** The options this benchmark takes besides the store's. */
+  static final Set<String> OPTIONS =
+      Set.of(
+          "paths",
+          "threads",
+          "seconds",
+          "objects",
+          "object-mb",
+          "seekwell",
+          "memory-mb",
+          "report",
+          "append",
+          "throttle",
+          "store-latency-ms",
+          "smoke");
+
   private RequestRateBenchmark() {}
 
   /** One measurement of one path at one thread count. */
@@ -65,50 +81,7 @@ public final class RequestRateBenchmark {
       long cpuNanos,
       long allocated,
       long failures,
-      StoreCounts store) {
-
-    String row() {
-      return store == null ? loopbackRow() : throttledRow();
-    }
-
-    private String throttledRow() {
-      Arrays.sort(latencies);
-      return String.format(
-          Locale.ROOT,
-          "| %s | %d | %.0f | %.0f | %.0f %% | %.0f | %d | %.1f | %.1f |",
-          path,
-          threads,
-          reads / seconds,
-          store.answered() / seconds,
-          100 * store.answered() / seconds / store.limit(),
-          store.throttled() / seconds,
-          failures,
-          percentile(0.50) / 1e6,
-          percentile(0.99) / 1e6);
-    }
-
-    private String loopbackRow() {
-      Arrays.sort(latencies);
-      return String.format(
-          Locale.ROOT,
-          "| %s | %d | %.0f | %.0f | %.2f | %.2f | %.3f | %.1f | %.1f |",
-          path,
-          threads,
-          reads / seconds,
-          gets / seconds,
-          percentile(0.50) / 1e6,
-          percentile(0.99) / 1e6,
-          gets == 0 ? 0 : cpuNanos / 1e6 / gets,
-          gets == 0 ? 0 : allocated / 1024.0 / gets,
-          gets == 0 ? 0 : bytes / 1024.0 / gets);
-    }
-
-    private double percentile(double fraction) {
-      return latencies.length == 0
-          ? 0
-          : latencies[Math.min(latencies.length - 1, (int) (fraction * latencies.length))];
-    }
-  }
+      StoreCounts store) {}
 
   /**
    * What a throttling store did in the measured window.
@@ -123,58 +96,63 @@ public final class RequestRateBenchmark {
   private record ThreadRun(long[] latencies, long failures) {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = Options.parse(args);
-    URI endpoint = URI.create(Options.required(options, "endpoint"));
-    StaticCredentialsProvider credentials = Benchmark.credentials(options);
-    int objects = Integer.parseInt(options.getOrDefault("objects", "64"));
-    long objectSize = Long.parseLong(options.getOrDefault("object-mb", "16")) << 20;
-    double seconds = Double.parseDouble(options.getOrDefault("seconds", "10"));
+    Options options = Options.parse("RequestRateBenchmark", OPTIONS, args);
+    URI endpoint = Store.endpoint(options);
+    StaticCredentialsProvider credentials = Store.credentials(options);
+    int objects = options.integer("objects", 64);
+    long objectSize = options.longInteger("object-mb", 16) << 20;
+    double seconds = options.decimal("seconds", 10);
     // Both libraries' caches are held to the same small bound, so that the reads miss as they would
     // over a data set far larger than memory, and GETs are what is measured.
-    String memory = String.valueOf(Long.parseLong(options.getOrDefault("memory-mb", "64")) << 20);
-    Map<String, String> seekwell =
-        new LinkedHashMap<>(Benchmark.settings(options.getOrDefault("seekwell", "")));
+    String memory = String.valueOf(options.longInteger("memory-mb", 64) << 20);
+    Map<String, String> seekwell = new LinkedHashMap<>(ColdRead.settings(options));
     seekwell.putIfAbsent("physicalio.max.memory.limit", memory);
     Map<String, String> aal = Map.of("physicalio.max.memory.limit", memory);
     List<String> keys;
     try (S3Client admin = Clients.sync(endpoint, credentials, null)) {
       keys = prepare(admin, objects, objectSize);
     }
-    double throttle = Double.parseDouble(options.getOrDefault("throttle", "0"));
+    double throttle = options.decimal("throttle", 0);
     FaultProxy proxy = null;
     URI readFrom = endpoint;
     if (throttle > 0) {
       proxy = FaultProxy.start(endpoint);
-      proxy.delayRequests(
-          Duration.ofMillis(Long.parseLong(options.getOrDefault("store-latency-ms", "25"))));
+      proxy.delayRequests(Duration.ofMillis(options.longInteger("store-latency-ms", 25)));
       readFrom = proxy.uri();
     }
     List<Result> results = new ArrayList<>();
     try {
-      for (String threadCount : options.getOrDefault("threads", "1,16,64,256").split(",")) {
-        for (String path : options.getOrDefault("paths", "seekwell,aal").split(",")) {
-          int threads = Integer.parseInt(threadCount.trim());
-          Run run = new Run(path.trim(), threads, seconds, keys, objectSize, proxy, throttle);
-          System.out.println("... " + run.path + ", " + threads + " threads");
-          RequestCounter counter = new RequestCounter();
-          try (ReadPath readers = open(run, readFrom, credentials, counter, seekwell, aal)) {
-            Result result = measure(run, readers, counter);
-            System.out.println(result.row());
-            results.add(result);
-          }
-        }
+      List<String> paths = options.list("paths", "seekwell,aal");
+      for (int threads : options.list("threads", "1,16,64,256", "numbers", Integer::valueOf)) {
+        URI from = readFrom;
+        FaultProxy store = proxy;
+        Map<String, List<Result>> byPath =
+            new Runner(paths, 0, 1, Runner.Order.AS_GIVEN)
+                .run(
+                    (path, round) -> {
+                      Run run = new Run(path, threads, seconds, keys, objectSize, store, throttle);
+                      System.out.println("... " + run.path + ", " + threads + " threads");
+                      RequestCounter counter = new RequestCounter();
+                      try (ReadPath readers =
+                          open(run, from, credentials, counter, seekwell, aal)) {
+                        Result result = measure(run, readers, counter);
+                        System.out.println(RateReport.row(result));
+                        return result;
+                      }
+                    });
+        byPath.values().forEach(results::addAll);
       }
     } finally {
       if (proxy != null) {
         proxy.close();
       }
     }
-    Path report =
-        Path.of(options.getOrDefault("report", "benchmarks/target/benchmarks-request-rate.md"));
-    if (Boolean.parseBoolean(options.getOrDefault("append", "false"))) {
-      Files.writeString(report, "\n" + markdown(results, options), StandardOpenOption.APPEND);
+    Path report = Path.of(options.text("report", "benchmarks/target/benchmarks-request-rate.md"));
+    if (options.flag("append")) {
+      Files.writeString(
+          report, "\n" + RateReport.markdown(results, options), StandardOpenOption.APPEND);
     } else {
-      Files.writeString(report, markdown(results, options));
+      Files.writeString(report, RateReport.markdown(results, options));
     }
     System.out.println("Report written to " + report);
   }
@@ -202,7 +180,7 @@ public final class RequestRateBenchmark {
       Map<String, String> aal)
       throws IOException {
     if (!run.path.equals("aal")) {
-      return Benchmark.open(run.path, endpoint, credentials, counter, seekwell);
+      return ColdRead.open(run.path, endpoint, credentials, counter, seekwell);
     }
     return new AalPath(
         run.proxy == null
@@ -213,7 +191,7 @@ public final class RequestRateBenchmark {
   }
 
   private static List<String> prepare(S3Client admin, int objects, long objectSize) {
-    Dataset.ensureBucket(admin);
+    Uploads.ensureBucket(admin, Dataset.BUCKET);
     AtomicInteger done = new AtomicInteger();
     Progress progress =
         Progress.of(
@@ -234,23 +212,25 @@ public final class RequestRateBenchmark {
     for (int i = 0; i < objects; i++) {
       String key = "rate/object-" + i + ".bin";
       keys.add(key);
-      try {
-        if (admin.headObject(b -> b.bucket(Dataset.BUCKET).key(key)).contentLength()
-            == objectSize) {
-          continue;
-        }
-      } catch (NoSuchKeyException e) {
-        // Not uploaded yet.
+      boolean uploaded =
+          Uploads.putIfMissing(
+              admin,
+              Dataset.BUCKET,
+              key,
+              objectSize,
+              () -> {
+                random.nextBytes(content);
+                return RequestBody.fromBytes(content);
+              });
+      if (uploaded) {
+        done.incrementAndGet();
       }
-      random.nextBytes(content);
-      admin.putObject(b -> b.bucket(Dataset.BUCKET).key(key), RequestBody.fromBytes(content));
-      done.incrementAndGet();
     }
     return keys;
   }
 
   private static Result measure(Run run, ReadPath readers, RequestCounter counter)
-      throws Exception {
+      throws IOException, InterruptedException {
     if (run.proxy != null) {
       run.proxy.throttleAbove(run.throttle);
     }
@@ -286,7 +266,12 @@ public final class RequestRateBenchmark {
       List<long[]> latencies = new ArrayList<>();
       long failures = 0;
       for (Future<ThreadRun> thread : runs) {
-        ThreadRun done = thread.get(5, TimeUnit.MINUTES);
+        ThreadRun done;
+        try {
+          done = thread.get(5, TimeUnit.MINUTES);
+        } catch (ExecutionException | TimeoutException e) {
+          throw new IOException("A reading thread of " + run.path + " failed", e);
+        }
         latencies.add(done.latencies());
         failures += done.failures();
       }
@@ -376,54 +361,5 @@ public final class RequestRateBenchmark {
     return Arrays.stream(threads.getThreadAllocatedBytes(threads.getAllThreadIds()))
         .filter(bytes -> bytes > 0)
         .sum();
-  }
-
-  private static String markdown(List<Result> results, Map<String, String> options) {
-    boolean throttled = Double.parseDouble(options.getOrDefault("throttle", "0")) > 0;
-    StringBuilder out =
-        new StringBuilder(throttled ? "## Under throttling\n\n" : "# Request rate\n\n");
-    out.append(
-        String.format(
-            Locale.ROOT,
-            "Run on %s: %d cores, Java %s, MinIO on loopback. Each thread reads 4 KiB at a random"
-                + " place of a random one of %s objects of %s MiB, through a stream opened for the"
-                + " read; %s s measured after 2 s of warm-up, a fresh client and factory per run."
-                + " Seekwell's and AAL's caches are bounded to %s MiB (AAL's bound is swept every"
-                + " 5 s rather than enforced), so that most reads miss.",
-            LocalDate.now(),
-            Runtime.getRuntime().availableProcessors(),
-            System.getProperty("java.version"),
-            options.getOrDefault("objects", "64"),
-            options.getOrDefault("object-mb", "16"),
-            options.getOrDefault("seconds", "10"),
-            options.getOrDefault("memory-mb", "64")));
-    if (throttled) {
-      out.append(
-          String.format(
-              Locale.ROOT,
-              " The store is behind a proxy that holds each request %s ms (S3's time to first"
-                  + " byte) and answers 503 SlowDown to the requests over %s a second, as S3 does"
-                  + " while a prefix scales. *Answered/s* is the requests the store answered per"
-                  + " second, *of the limit* that over its rate, *throttled/s* the 503s per"
-                  + " second; a failed read is one that gave up. AAL does not retry a 503 itself"
-                  + " and reads through a client with the SDK's default retries (3 attempts);"
-                  + " Seekwell with its own (5 attempts, its adaptive concurrency limit). Latency"
-                  + " is of the reads that succeeded.\n\n",
-              options.getOrDefault("store-latency-ms", "25"),
-              options.get("throttle")));
-      out.append(
-          "| path | threads | reads/s | answered/s | of the limit | throttled/s | failed reads"
-              + " | p50 ms | p99 ms |\n");
-    } else {
-      out.append(
-          " Latency is the open, read and close; CPU is this JVM's, per GET; allocation is what"
-              + " this JVM's threads allocated, per GET.\n\n");
-      out.append(
-          "| path | threads | reads/s | GETs/s | p50 ms | p99 ms | CPU ms/GET | KiB allocated/GET"
-              + " | KiB/GET |\n");
-    }
-    out.append("|---|---|---|---|---|---|---|---|---|\n");
-    results.forEach(result -> out.append(result.row()).append('\n'));
-    return out.toString();
   }
 }

@@ -13,10 +13,10 @@ import java.util.function.ToDoubleFunction;
  */
 final class Targets {
 
-  private final Map<Workload, Map<String, List<Benchmark.Sample>>> results;
+  private final Map<Workload, Map<String, List<Sample>>> results;
   private final List<String> lines = new ArrayList<>();
 
-  private Targets(Map<Workload, Map<String, List<Benchmark.Sample>>> results) {
+  private Targets(Map<Workload, Map<String, List<Sample>>> results) {
     this.results = results;
   }
 
@@ -26,7 +26,7 @@ final class Targets {
    * targets, checked only behind the proxy.
    */
   static String markdown(
-      Map<Workload, Map<String, List<Benchmark.Sample>>> results,
+      Map<Workload, Map<String, List<Sample>>> results,
       long projectionBytes,
       int orcStripes,
       boolean loopback) {
@@ -46,8 +46,8 @@ final class Targets {
   }
 
   private void w1Time() {
-    Double aal = ratio(Workload.W1, "seekwell", "aal", Benchmark.Sample::seconds);
-    Double iceberg = ratio(Workload.W1, "seekwell", "iceberg-default", Benchmark.Sample::seconds);
+    Double aal = ratio(Workload.W1, "seekwell", "aal", Sample::seconds);
+    Double iceberg = ratio(Workload.W1, "seekwell", "iceberg-default", Sample::seconds);
     line("W1 time ≤ 0.7 × AAL's", aal, aal != null && aal <= 0.7, "× AAL's");
     line(
         "W1 time ≤ 0.3 × Iceberg default's",
@@ -57,11 +57,9 @@ final class Targets {
   }
 
   private void w1Bytes(long projectionBytes) {
-    List<Benchmark.Sample> seekwell = samples(Workload.W1, "seekwell");
+    List<Sample> seekwell = samples(Workload.W1, "seekwell");
     Double ratio =
-        seekwell == null
-            ? null
-            : Report.median(seekwell, Benchmark.Sample::bytes) / projectionBytes;
+        seekwell == null ? null : Spread.median(seekwell, Sample::bytes) / projectionBytes;
     line(
         String.format(
             Locale.ROOT,
@@ -73,7 +71,7 @@ final class Targets {
   }
 
   private void w5Throughput() {
-    Double time = ratio(Workload.W5, "seekwell", "aal", Benchmark.Sample::seconds);
+    Double time = ratio(Workload.W5, "seekwell", "aal", Sample::seconds);
     Double speedup = time == null ? null : 1 / time;
     line(
         "W5 sequential throughput ≥ 1.8 × AAL's",
@@ -87,8 +85,8 @@ final class Targets {
     List<String> slower = new ArrayList<>();
     int compared = 0;
     for (Workload workload : results.keySet()) {
-      Double gets = ratio(workload, "seekwell", "aal", Benchmark.Sample::gets);
-      Double time = ratio(workload, "seekwell", "aal", Benchmark.Sample::seconds);
+      Double gets = ratio(workload, "seekwell", "aal", Sample::gets);
+      Double time = ratio(workload, "seekwell", "aal", Sample::seconds);
       if (gets == null || time == null) {
         continue;
       }
@@ -119,8 +117,8 @@ final class Targets {
    */
   private void orc(int stripes) {
     Double bestPeer =
-        java.util.stream.Stream.of("aal", "s3a-classic", Benchmark.ORC_TUNED)
-            .map(peer -> ratio(Workload.W11, "seekwell", peer, Benchmark.Sample::seconds))
+        java.util.stream.Stream.of("aal", "s3a-classic", ColdRead.ORC_TUNED)
+            .map(peer -> ratio(Workload.W11, "seekwell", peer, Sample::seconds))
             .filter(java.util.Objects::nonNull)
             .max(Double::compare)
             .orElse(null);
@@ -130,20 +128,20 @@ final class Targets {
         bestPeer,
         bestPeer != null && bestPeer <= 0.8,
         "× the best peer's");
-    List<Benchmark.Sample> alternate = samples(Workload.W11, "seekwell");
-    Double gets = alternate == null ? null : Report.median(alternate, Benchmark.Sample::gets);
+    List<Sample> alternate = samples(Workload.W11, "seekwell");
+    Double gets = alternate == null ? null : Spread.median(alternate, Sample::gets);
     line(
         "W11 ORC alternate columns in ≤ stripes + 1 GETs (" + stripes + " stripes)",
         gets,
         gets != null && gets <= stripes + 1,
         "GETs");
-    Double againstAll = ratio(Workload.W11, "seekwell", Workload.W10, Benchmark.Sample::seconds);
+    Double againstAll = ratio(Workload.W11, "seekwell", Workload.W10, Sample::seconds);
     line(
         "W11 ORC alternate columns no slower than W10 (all columns) with Seekwell",
         againstAll,
         againstAll != null && againstAll <= 1,
         "× W10's");
-    Double three = ratio(Workload.W12, "seekwell", "s3a-classic", Benchmark.Sample::seconds);
+    Double three = ratio(Workload.W12, "seekwell", "s3a-classic", Sample::seconds);
     line("W12 ORC 3 columns ≤ 0.6 × S3A classic's time", three, three != null && three <= 0.6, "×");
   }
 
@@ -153,10 +151,10 @@ final class Targets {
     List<String> compared = new ArrayList<>();
     for (Workload workload : results.keySet()) {
       for (String path : results.get(workload).keySet()) {
-        if (!path.endsWith(Benchmark.DISK)) {
+        if (!path.endsWith(ColdRead.DISK)) {
           continue;
         }
-        Double time = ratio(workload, path, Benchmark.readPathOf(path), Benchmark.Sample::seconds);
+        Double time = ratio(workload, path, ColdRead.readPathOf(path), Sample::seconds);
         if (time == null) {
           continue;
         }
@@ -169,7 +167,7 @@ final class Targets {
     }
     String target = "- Disk tier on and cold, every workload ≤ 1.03 × the same path without it";
     if (compared.isEmpty()) {
-      lines.add(target + ": not measured (needs a PATH" + Benchmark.DISK + " path)");
+      lines.add(target + ": not measured (needs a PATH" + ColdRead.DISK + " path)");
       return;
     }
     lines.add(
@@ -187,7 +185,7 @@ final class Targets {
    * proxy's own work on the machine's cores costs as well).
    */
   private void taskGroup() {
-    Map<String, List<Benchmark.Sample>> byPath = results.get(Workload.W9);
+    Map<String, List<Sample>> byPath = results.get(Workload.W9);
     if (byPath == null) {
       return;
     }
@@ -196,9 +194,9 @@ final class Targets {
     Double ratio = seekwell == null || peer == null ? null : seekwell / peer;
     line("W9 task group ≤ 0.4 × the best peer's time", ratio, ratio != null && ratio <= 0.4, "×");
     for (String path : byPath.keySet()) {
-      String proxied = Benchmark.readPathOf(path);
+      String proxied = ColdRead.readPathOf(path);
       if (path.endsWith(Benchmark.NO_LATENCY)) {
-        Double own = ratio(Workload.W9, proxied, path, Benchmark.Sample::seconds);
+        Double own = ratio(Workload.W9, proxied, path, Sample::seconds);
         line(
             "W9 "
                 + proxied
@@ -209,7 +207,7 @@ final class Targets {
             "×");
       }
       if (path.endsWith(Benchmark.DIRECT)) {
-        Double own = ratio(Workload.W9, proxied, path, Benchmark.Sample::seconds);
+        Double own = ratio(Workload.W9, proxied, path, Sample::seconds);
         if (own != null) {
           lines.add(
               String.format(
@@ -228,11 +226,11 @@ final class Targets {
    * The lowest median time of the Seekwell paths, or of the others; runs without the latency left
    * out.
    */
-  private static Double fastest(Map<String, List<Benchmark.Sample>> byPath, boolean seekwell) {
+  private static Double fastest(Map<String, List<Sample>> byPath, boolean seekwell) {
     return byPath.entrySet().stream()
         .filter(entry -> entry.getKey().indexOf('@') < 0)
         .filter(entry -> entry.getKey().startsWith("seekwell") == seekwell)
-        .map(entry -> Report.median(entry.getValue(), Benchmark.Sample::seconds))
+        .map(entry -> Spread.median(entry.getValue(), Sample::seconds))
         .min(Double::compare)
         .orElse(null);
   }
@@ -242,7 +240,7 @@ final class Targets {
     int compared = 0;
     for (Workload workload : results.keySet()) {
       for (Map.Entry<String, String> pair : Report.STACK_DEFAULTS.entrySet()) {
-        Double time = ratio(workload, pair.getKey(), pair.getValue(), Benchmark.Sample::seconds);
+        Double time = ratio(workload, pair.getKey(), pair.getValue(), Sample::seconds);
         if (time == null) {
           continue;
         }
@@ -275,36 +273,28 @@ final class Targets {
 
   /** Median of {@code path} in {@code workload} over its median in {@code reference}. */
   private Double ratio(
-      Workload workload,
-      String path,
-      Workload reference,
-      ToDoubleFunction<Benchmark.Sample> measure) {
+      Workload workload, String path, Workload reference, ToDoubleFunction<Sample> measure) {
     return ratio(samples(workload, path), samples(reference, path), measure);
   }
 
   /** Median of {@code path} over median of {@code reference}, or null if either was not run. */
   private Double ratio(
-      Workload workload,
-      String path,
-      String reference,
-      ToDoubleFunction<Benchmark.Sample> measure) {
+      Workload workload, String path, String reference, ToDoubleFunction<Sample> measure) {
     return ratio(samples(workload, path), samples(workload, reference), measure);
   }
 
   /** Median of {@code measured} over median of {@code base}, or null if either was not run. */
   private static Double ratio(
-      List<Benchmark.Sample> measured,
-      List<Benchmark.Sample> base,
-      ToDoubleFunction<Benchmark.Sample> measure) {
+      List<Sample> measured, List<Sample> base, ToDoubleFunction<Sample> measure) {
     if (measured == null || base == null) {
       return null;
     }
-    double denominator = Report.median(base, measure);
-    return denominator == 0 ? null : Report.median(measured, measure) / denominator;
+    double denominator = Spread.median(base, measure);
+    return denominator == 0 ? null : Spread.median(measured, measure) / denominator;
   }
 
-  private List<Benchmark.Sample> samples(Workload workload, String path) {
-    Map<String, List<Benchmark.Sample>> byPath = results.get(workload);
+  private List<Sample> samples(Workload workload, String path) {
+    Map<String, List<Sample>> byPath = results.get(workload);
     return byPath == null ? null : byPath.get(path);
   }
 }

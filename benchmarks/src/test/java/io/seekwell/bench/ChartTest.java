@@ -19,7 +19,7 @@ class ChartTest {
   void drawsPathsThatMissSomeOfAalsWorkloads() throws Exception {
     // Seekwell failed W2 and is alone in W7 (the peers skipped it): its series is shorter than
     // AAL's, and W7 has no AAL bar to compare with.
-    Map<Workload, Map<String, List<Benchmark.Sample>>> results = new LinkedHashMap<>();
+    Map<Workload, Map<String, List<Sample>>> results = new LinkedHashMap<>();
     results.put(Workload.W1, paths("seekwell", 0.9, 25, "aal", 1.2, 26));
     results.put(Workload.W2, paths("aal", 3.1, 121));
     results.put(Workload.W7, paths("seekwell", 3.9, 155));
@@ -34,14 +34,13 @@ class ChartTest {
   }
 
   /** Alternating path name, seconds and GETs. */
-  private static Map<String, List<Benchmark.Sample>> paths(Object... values) {
-    Map<String, List<Benchmark.Sample>> byPath = new LinkedHashMap<>();
+  private static Map<String, List<Sample>> paths(Object... values) {
+    Map<String, List<Sample>> byPath = new LinkedHashMap<>();
     for (int i = 0; i < values.length; i += 3) {
       double seconds = ((Number) values[i + 1]).doubleValue();
       long gets = ((Number) values[i + 2]).longValue();
       byPath.put(
-          (String) values[i],
-          List.of(new Benchmark.Sample(seconds, gets, 0, 1 << 20, 1 << 26, 7, -1)));
+          (String) values[i], List.of(new Sample(seconds, gets, 0, 1 << 20, 1 << 26, 7, -1)));
     }
     return byPath;
   }

@@ -14,7 +14,7 @@ class TargetsTest {
 
   @Test
   void aColdDiskTierMoreThanThreePercentSlowerInOneWorkloadMissesItsTarget() {
-    Map<Workload, Map<String, List<Benchmark.Sample>>> results = new LinkedHashMap<>();
+    Map<Workload, Map<String, List<Sample>>> results = new LinkedHashMap<>();
     results.put(Workload.W1, paths("seekwell-iceberg", 1.00, "seekwell-iceberg@disk", 1.02));
     results.put(Workload.W3, paths("seekwell-iceberg", 4.00, "seekwell-iceberg@disk", 4.20));
 
@@ -27,7 +27,7 @@ class TargetsTest {
 
   @Test
   void aColdDiskTierWithinThreePercentEverywhereMeetsItsTarget() {
-    Map<Workload, Map<String, List<Benchmark.Sample>>> results = new LinkedHashMap<>();
+    Map<Workload, Map<String, List<Sample>>> results = new LinkedHashMap<>();
     results.put(Workload.W5, paths("seekwell-iceberg", 2.00, "seekwell-iceberg@disk", 2.06));
 
     assertTrue(Targets.markdown(results, 1, 1, false).contains(DISK_TARGET + ": **met**"));
@@ -35,20 +35,18 @@ class TargetsTest {
 
   @Test
   void aRunWithoutADiskPathSaysTheTargetWasNotMeasured() {
-    Map<Workload, Map<String, List<Benchmark.Sample>>> results = new LinkedHashMap<>();
+    Map<Workload, Map<String, List<Sample>>> results = new LinkedHashMap<>();
     results.put(Workload.W5, paths("seekwell-iceberg", 2.00));
 
     assertTrue(Targets.markdown(results, 1, 1, false).contains(DISK_TARGET + ": not measured"));
   }
 
   /** Alternating path name and seconds. */
-  private static Map<String, List<Benchmark.Sample>> paths(Object... values) {
-    Map<String, List<Benchmark.Sample>> byPath = new LinkedHashMap<>();
+  private static Map<String, List<Sample>> paths(Object... values) {
+    Map<String, List<Sample>> byPath = new LinkedHashMap<>();
     for (int i = 0; i < values.length; i += 2) {
       double seconds = ((Number) values[i + 1]).doubleValue();
-      byPath.put(
-          (String) values[i],
-          List.of(new Benchmark.Sample(seconds, 10, 0, 1 << 20, 1 << 26, 7, -1)));
+      byPath.put((String) values[i], List.of(new Sample(seconds, 10, 0, 1 << 20, 1 << 26, 7, -1)));
     }
     return byPath;
   }

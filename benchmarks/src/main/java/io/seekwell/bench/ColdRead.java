@@ -1,0 +1,179 @@
+package io.seekwell.bench;
+
+import io.seekwell.S3SeekableInputStreamConfiguration;
+import io.seekwell.common.config.ConnectorConfiguration;
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.MetricsSnapshot;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+
+/**
+ * One cold measurement: a workload on a read path opened afresh (its clients counted by a {@link
+ * RequestCounter}), timed, with its requests, bytes and peak heap; and the read paths by name. What
+ * the main and the fault benchmark measure, and how the request-rate benchmark opens its paths.
+ */
+final class ColdRead {
+
+  /**
+   * The suffix of a Seekwell path measured with its disk tier on and cold: a directory of its own,
+   * emptied before every iteration, so that every object is fetched and written.
+   */
+  static final String DISK = "@disk";
+
+  /**
+   * S3A's classic stream with ORC's reader merging reads less than 4 MiB apart ({@code
+   * orc.min.disk.seek.size}): measured in the ORC workloads only, where it differs from {@code
+   * s3a-classic}.
+   */
+  static final String ORC_TUNED = "s3a-classic-orc-tuned";
+
+  private static final Path DISK_DIRECTORY = Path.of("benchmarks/target/disk-tier-cold");
+
+  private ColdRead() {}
+
+  /** The read path {@code path} measures: its name without a {@code @} suffix. */
+  static String readPathOf(String path) {
+    String name = path.trim();
+    int at = name.indexOf('@');
+    return at < 0 ? name : name.substring(0, at);
+  }
+
+  /**
+   * {@code workload} on a fresh {@code pathName} reading from {@code endpoint}, with the Seekwell
+   * settings {@code seekwell}; timed: the workload; not timed: building and closing its clients.
+   */
+  static Sample measure(
+      Workload workload,
+      String pathName,
+      Dataset data,
+      URI endpoint,
+      StaticCredentialsProvider credentials,
+      Map<String, String> seekwell)
+      throws IOException {
+    RequestCounter counter = new RequestCounter();
+    List<MemoryPoolMXBean> heap =
+        ManagementFactory.getMemoryPoolMXBeans().stream()
+            .filter(pool -> pool.getType() == MemoryType.HEAP)
+            .toList();
+    long checksum;
+    double seconds;
+    long hedges;
+    Map<String, String> settings = seekwell;
+    if (pathName.endsWith(DISK)) {
+      settings = new HashMap<>(seekwell);
+      settings.put("physicalio.disk.cache.dir", DISK_DIRECTORY.toString());
+    }
+    emptyDiskCache(settings);
+    try (ReadPath path = open(pathName, endpoint, credentials, counter, settings)) {
+      System.gc();
+      heap.forEach(MemoryPoolMXBean::resetPeakUsage);
+      long start = System.nanoTime();
+      checksum = workload.run(path, data);
+      seconds = (System.nanoTime() - start) / 1e9;
+      hedges = path.seekwellMetrics().map(metrics -> metrics.get(Metric.HEDGED_GETS)).orElse(-1L);
+      if (pathName.endsWith(DISK)) {
+        path.seekwellMetrics().ifPresent(metrics -> requireDiskTier(pathName, metrics));
+      }
+    }
+    long peak = heap.stream().mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
+    return new Sample(
+        seconds, counter.gets(), counter.heads(), counter.bytes(), peak, checksum, hedges);
+  }
+
+  /**
+   * Fails the run if {@code path}'s factory read without its disk tier (its directory could not be
+   * used: see the warning in the log), which would measure the store instead.
+   */
+  static void requireDiskTier(String path, MetricsSnapshot metrics) {
+    if (metrics.get(Metric.DISK_UNAVAILABLE) > 0) {
+      throw new IllegalStateException(
+          path + ": the disk tier's directory could not be used, so the run would not measure it");
+    }
+  }
+
+  /**
+   * Empties the disk tier's directory if the Seekwell settings name one: every iteration is cold,
+   * on disk too.
+   */
+  private static void emptyDiskCache(Map<String, String> seekwell) throws IOException {
+    String directory = seekwell.get("physicalio.disk.cache.dir");
+    if (directory != null) {
+      Directories.delete(Path.of(directory));
+    }
+  }
+
+  /**
+   * A fresh read path whose clients {@code counter} counts; closing it closes them: {@code
+   * seekwell}, {@code aal}, {@code iceberg-default}, {@code s3a-classic}, and Seekwell through its
+   * connectors, {@code seekwell-iceberg} and {@code seekwell-s3a}. The {@code seekwell} settings
+   * (Seekwell's configuration keys) apply to all three Seekwell paths, given as each stack gives
+   * them: as they are, as {@code seekwell.*} FileIO properties, as {@code fs.s3a.seekwell.*}.
+   */
+  static ReadPath open(
+      String name,
+      URI endpoint,
+      StaticCredentialsProvider credentials,
+      RequestCounter counter,
+      Map<String, String> seekwell)
+      throws IOException {
+    return switch (readPathOf(name)) {
+      case "seekwell" ->
+          new SeekwellPath(
+              Clients.async(endpoint, credentials, counter),
+              Dataset.BUCKET,
+              configuration(seekwell));
+      case "aal" -> new AalPath(Clients.async(endpoint, credentials, counter), Dataset.BUCKET);
+      case "iceberg-default" ->
+          new IcebergPath(
+              Clients.sync(endpoint, credentials, counter), Dataset.BUCKET, Optional.empty());
+      case "seekwell-iceberg" ->
+          new IcebergPath(
+              Clients.sync(endpoint, credentials, counter), Dataset.BUCKET, Optional.of(seekwell));
+      case "s3a-classic" ->
+          new S3aPath(endpoint, credentials, counter, Dataset.BUCKET, Optional.empty(), 0);
+      case ORC_TUNED ->
+          new S3aPath(
+              endpoint,
+              credentials,
+              counter,
+              Dataset.BUCKET,
+              Optional.empty(),
+              OrcTable.TUNED_SEEK_SIZE);
+      case "seekwell-s3a" ->
+          new S3aPath(endpoint, credentials, counter, Dataset.BUCKET, Optional.of(seekwell), 0);
+      default -> throw new IllegalArgumentException("Unknown read path: " + name);
+    };
+  }
+
+  /**
+   * The Seekwell settings of {@code --seekwell key=value,…}, checked: an unknown or malformed
+   * setting fails the run before anything is measured.
+   */
+  static Map<String, String> settings(Options options) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    for (String pair : options.list("seekwell", "")) {
+      int equals = pair.indexOf('=');
+      if (equals <= 0) {
+        throw new IllegalArgumentException("Expected key=value in --seekwell, got: " + pair);
+      }
+      settings.put(pair.substring(0, equals).trim(), pair.substring(equals + 1).trim());
+    }
+    configuration(settings);
+    return settings;
+  }
+
+  private static S3SeekableInputStreamConfiguration configuration(Map<String, String> settings) {
+    return S3SeekableInputStreamConfiguration.fromConfiguration(
+        ConnectorConfiguration.of(settings));
+  }
+}

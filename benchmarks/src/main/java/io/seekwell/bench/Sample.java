@@ -1,0 +1,15 @@
+package io.seekwell.bench;
+
+/**
+ * One measured iteration of a workload on a read path.
+ *
+ * @param seconds the workload's wall-clock time
+ * @param gets GET requests its clients sent
+ * @param heads HEAD requests its clients sent
+ * @param bytes bytes received
+ * @param peakHeap the heap's peak use, in bytes
+ * @param checksum what the workload read, summed, to check that every path read the same
+ * @param hedges the hedged GETs Seekwell counted, or -1 for a path that does not report it
+ */
+record Sample(
+    double seconds, long gets, long heads, long bytes, long peakHeap, long checksum, long hedges) {}
