@@ -19,9 +19,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The request planner on a 1 GiB object with 2,000 cached blocks of 64 KiB at random places (in the
- * planner's package, which it is private to): planning a 1-byte miss, and a 64 MiB read that
- * crosses hundreds of blocks and gaps.
+ * The request planner on a 1 GiB object with 2,000 cached blocks of 64 KiB at random places:
+ * planning a 1-byte miss, and a 64 MiB read that crosses hundreds of blocks and gaps.
+ *
+ * <p>It is in this module's tests, in the planner's package, because the planner and its blocks are
+ * private to that package. Every build compiles it (and JMH's processor generates its harness); no
+ * build runs it, as its name is no test's. {@code ./scripts/jmh.sh PlannerBenchmark} runs it.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
