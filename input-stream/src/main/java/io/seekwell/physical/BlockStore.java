@@ -215,8 +215,11 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
   @Override
   public void check(ObjectBlocks blocks, ObjectContent content) throws ObjectChangedException {
     String pinned = blocks.pin(content.etag());
-    if (pinned == null && objects.get(blocks.key()) == blocks) {
-      metadata.remember(blocks.key().scope(), ObjectMetadata.of(blocks.length(), content.etag()));
+    if (pinned == null) {
+      // An object invalidated while its first GET was in flight no longer teaches the metadata.
+      if (objects.get(blocks.key()) == blocks) {
+        metadata.remember(blocks.key().scope(), ObjectMetadata.of(blocks.length(), content.etag()));
+      }
     } else if (!pinned.equals(content.etag())) {
       throw new ObjectChangedException(
           blocks.key().location()
