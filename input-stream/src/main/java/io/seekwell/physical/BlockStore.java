@@ -101,7 +101,7 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
   private final MemoryTier memory;
   private final Tiers tiers;
   private final Fetcher fetcher;
-  private final DiskTier disk;
+  private final List<Tier> lower;
   private final ConcurrentHashMap<ObjectKey, ObjectBlocks> objects = new ConcurrentHashMap<>();
   private final MetadataStore metadata;
   private final Metrics metrics;
@@ -140,7 +140,7 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
             link,
             metrics,
             ticker);
-    this.disk =
+    this.lower =
         DiskTier.open(
                 diskCache,
                 scope,
@@ -149,8 +149,9 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
                 ticker,
                 space,
                 metrics)
-            .orElse(null);
-    this.tiers = new Tiers(memory, disk == null ? List.of() : List.of(disk), fetcher);
+            .<List<Tier>>map(List::of)
+            .orElse(List.of());
+    this.tiers = new Tiers(memory, lower, fetcher);
   }
 
   /**
@@ -370,15 +371,14 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
 
   /**
    * Aborts every GET in flight (waiting for headers or receiving a body), stops the fetch threads,
-   * leaves the disk tier and drops every block, so that no thread, connection or reservation is
+   * closes the tiers below memory (the disk tier waits for its queued writes, which pin blocks),
+   * drops every block and closes the memory tier, so that no thread, connection or reservation is
    * left.
    */
   @Override
   public void close() {
     fetcher.close();
-    if (disk != null) {
-      disk.close();
-    }
+    lower.forEach(Tier::close);
     IOException closedError = new IOException("The stream factory is closed");
     for (Block block : memory.blocks()) {
       if (!block.isComplete()) {

@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The disk caches open in one scope, by directory, counted by their users: the factories of a scope
  * that name one directory share one {@link DiskCache}. {@link PhysicalIO}'s public constructors use
- * the one scope of the process, {@link #PROCESS}; a caller that wants another scope (tests do)
- * passes its own instance.
+ * the one scope of the process, {@link #PROCESS} (why, below); a caller that wants another scope
+ * (tests do) passes its own instance.
  *
  * <p><b>Design notes.</b> {@code open}, {@code users}, {@code closing} and {@code warned} are
  * guarded by this object's monitor, taken only when a factory opens or closes its tier; opening a
@@ -26,6 +26,13 @@ import org.slf4j.LoggerFactory;
  * takes the cache out of {@code open} first. A factory that opens that directory meanwhile waits
  * (the monitor released) until the close has let go of the lock, which one process holds once; the
  * factories of other directories do not wait.
+ *
+ * <p><b>Why one scope per process remains.</b> The factories of one process that name one directory
+ * must share one lock and one cache: the directory's lock is held by the process, so a second cache
+ * there could not take it, and its factory would read without the disk. The connectors (Hadoop,
+ * Iceberg) each build their stream factories from configuration alone, and those know nothing of
+ * each other, so no caller holds a scope it could hand to all of them; {@link #PROCESS} is that
+ * scope. It holds no cache while no factory has a directory open.
  */
 final class DiskCaches {
 

@@ -92,7 +92,8 @@ final class DiskTier implements Tier {
   }
 
   /** This factory leaves the cache (see {@link DiskCaches#release}). */
-  void close() {
+  @Override
+  public void close() {
     scope.release(cache);
   }
 }

@@ -194,7 +194,8 @@ final class MemoryTier implements Tier {
   }
 
   /** Frees the arrays the budget keeps; call once every block is dropped. */
-  void close() {
+  @Override
+  public void close() {
     budget.close();
   }
 }
