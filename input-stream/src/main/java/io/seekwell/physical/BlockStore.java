@@ -39,7 +39,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * block drops its reference then, so a stale reference to the block (an idle reader's hint, a
  * detached object) keeps no array reachable. The budget counts what is reachable, not only what was
  * reserved: the arrays of blocks, and the arrays it keeps for the next blocks, which it frees
- * before a block would be evicted.
+ * before a block would be evicted. The budget is lock-free (atomic counts, a concurrent queue of
+ * kept arrays): any thread that admits or releases a block uses it.
  *
  * <p><b>Pinning.</b> A block is created pinned once for its fetcher, which unpins it when the body
  * is in or has failed. A reader pins it ({@link Block#tryPin}) before copying and unpins after; a
