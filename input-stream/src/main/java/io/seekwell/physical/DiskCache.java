@@ -67,11 +67,6 @@ final class DiskCache {
     return writer;
   }
 
-  /** Bytes the directory holds, as far as the cache knows. */
-  long storedBytes() {
-    return objects.storedBytes();
-  }
-
   /**
    * Lets the writer finish (see {@link DiskWriter#close}), unmaps every file and releases the
    * directory.

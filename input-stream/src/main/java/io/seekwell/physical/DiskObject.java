@@ -82,10 +82,6 @@ final class DiskObject {
     return indexFile;
   }
 
-  long storedBytes() {
-    return storedBytes.get();
-  }
-
   /**
    * Reads the index, once, as the object {@code identity} of {@code length} bytes. An index that
    * names another object (or cannot be read as one) is foreign: both files are dropped and the

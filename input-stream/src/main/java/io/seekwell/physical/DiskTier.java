@@ -86,11 +86,6 @@ final class DiskTier implements Tier {
     }
   }
 
-  /** Bytes the directory holds, as far as the cache knows. */
-  long storedBytes() {
-    return cache.storedBytes();
-  }
-
   /** This factory leaves the cache (see {@link DiskCaches#release}). */
   @Override
   public void close() {
