@@ -39,7 +39,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * block drops its reference then, so a stale reference to the block (an idle reader's hint, a
  * detached object) keeps no array reachable. The budget counts what is reachable, not only what was
  * reserved: the arrays of blocks, and the arrays it keeps for the next blocks, which it frees
- * before a block would be evicted.
+ * before a block would be evicted. The budget is lock-free (atomic counts, a concurrent queue of
+ * kept arrays): any thread that admits or releases a block uses it.
  *
  * <p><b>Pinning.</b> A block is created pinned once for its fetcher, which unpins it when the body
  * is in or has failed. A reader pins it ({@link Block#tryPin}) before copying and unpins after; a
@@ -101,7 +102,7 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
   private final MemoryTier memory;
   private final Tiers tiers;
   private final Fetcher fetcher;
-  private final DiskTier disk;
+  private final List<Tier> lower;
   private final ConcurrentHashMap<ObjectKey, ObjectBlocks> objects = new ConcurrentHashMap<>();
   private final MetadataStore metadata;
   private final Metrics metrics;
@@ -140,7 +141,7 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
             link,
             metrics,
             ticker);
-    this.disk =
+    this.lower =
         DiskTier.open(
                 diskCache,
                 scope,
@@ -149,8 +150,9 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
                 ticker,
                 space,
                 metrics)
-            .orElse(null);
-    this.tiers = new Tiers(memory, disk == null ? List.of() : List.of(disk), fetcher);
+            .<List<Tier>>map(List::of)
+            .orElse(List.of());
+    this.tiers = new Tiers(memory, lower, fetcher);
   }
 
   /**
@@ -215,8 +217,11 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
   @Override
   public void check(ObjectBlocks blocks, ObjectContent content) throws ObjectChangedException {
     String pinned = blocks.pin(content.etag());
-    if (pinned == null && objects.get(blocks.key()) == blocks) {
-      metadata.remember(blocks.key().scope(), ObjectMetadata.of(blocks.length(), content.etag()));
+    if (pinned == null) {
+      // An object invalidated while its first GET was in flight no longer teaches the metadata.
+      if (objects.get(blocks.key()) == blocks) {
+        metadata.remember(blocks.key().scope(), ObjectMetadata.of(blocks.length(), content.etag()));
+      }
     } else if (!pinned.equals(content.etag())) {
       throw new ObjectChangedException(
           blocks.key().location()
@@ -367,15 +372,14 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
 
   /**
    * Aborts every GET in flight (waiting for headers or receiving a body), stops the fetch threads,
-   * leaves the disk tier and drops every block, so that no thread, connection or reservation is
+   * closes the tiers below memory (the disk tier waits for its queued writes, which pin blocks),
+   * drops every block and closes the memory tier, so that no thread, connection or reservation is
    * left.
    */
   @Override
   public void close() {
     fetcher.close();
-    if (disk != null) {
-      disk.close();
-    }
+    lower.forEach(Tier::close);
     IOException closedError = new IOException("The stream factory is closed");
     for (Block block : memory.blocks()) {
       if (!block.isComplete()) {

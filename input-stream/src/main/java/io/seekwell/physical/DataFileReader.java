@@ -32,10 +32,10 @@ import org.slf4j.LoggerFactory;
  * mapping, and the making of a mapping, hold it shared, on the fetch threads that read; a copy runs
  * concurrently with others. Two readers that map one region at once each make a mapping; the one
  * whose compare-and-set loses unmaps its own, which nobody else has seen. {@link #unmap} (on the
- * thread that evicts the object from the tier's bound of mappings, or removes it) holds it
- * exclusive while it takes the mappings out and unmaps them, so no mapping goes away under a copy.
- * It waits a second at most: a lock a fault under a mapping stranded is given up on, and the
- * collector unmaps. Once {@link #close}d, no mapping is made again.
+ * thread that evicts the object from the tier's bound of mappings, removes it, or closes the cache)
+ * holds it exclusive while it takes the mappings out and unmaps them, so no mapping goes away under
+ * a copy. It waits a second at most: a lock a fault under a mapping stranded is given up on, and
+ * the collector unmaps. Once {@link #close}d, no mapping is made again.
  */
 final class DataFileReader {
 

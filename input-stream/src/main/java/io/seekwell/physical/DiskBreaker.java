@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Pauses a disk tier after a disk error: for a minute its reads and writes are skipped (reads go to
  * the store, and never fail because of the disk), with one warning per error. Thread-safe: any
- * thread may trip it or ask; the pause's end is one volatile field, and two errors at once both
- * push it out by a minute.
+ * thread may trip it or ask. The pause's end is its one volatile field, which only a trip writes (a
+ * check only reads it), so no check can end a pause a trip has just begun; two errors at once both
+ * push it out to a minute after their own time.
  */
 final class DiskBreaker {
 
@@ -23,28 +24,25 @@ final class DiskBreaker {
 
   private final Path directory;
   private final LongSupplier nanoTime;
+  // When the pause ends; no later than now until the first trip, so the tier starts unpaused.
   private volatile long pausedUntil;
-  private volatile boolean paused;
 
   /** A breaker for the tier in {@code directory}, timed by {@code nanoTime}. */
   DiskBreaker(Path directory, LongSupplier nanoTime) {
     this.directory = directory;
     this.nanoTime = nanoTime;
+    this.pausedUntil = nanoTime.getAsLong();
   }
 
   /** Whether the tier is paused now. */
   boolean isPaused() {
-    if (paused && nanoTime.getAsLong() - pausedUntil >= 0) {
-      paused = false;
-    }
-    return paused;
+    return nanoTime.getAsLong() - pausedUntil < 0;
   }
 
   /** Counts {@code error} (of doing {@code what}) in {@code metrics} and pauses the tier. */
   void trip(String what, IOException error, Metrics metrics) {
     metrics.increment(Metric.DISK_ERRORS);
     pausedUntil = nanoTime.getAsLong() + PAUSE_NANOS;
-    paused = true;
     LOG.warn(
         "Disk cache in {}: {} failed ({}); reads go to the store, and the disk cache pauses for"
             + " {} s",

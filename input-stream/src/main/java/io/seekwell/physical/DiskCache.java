@@ -1,6 +1,7 @@
 package io.seekwell.physical;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.function.LongSupplier;
 
@@ -42,9 +43,10 @@ final class DiskCache {
     DiskDirectory directory = DiskDirectory.open(path, space);
     try {
       return new DiskCache(directory, maxBytes, maxQueuedBytes, nanos);
-    } catch (IOException e) {
+    } catch (IOException | UncheckedIOException e) {
+      // Claimed and probed: only the listing (recovery) can fail here.
       directory.release();
-      throw new DiskUnavailableException("it cannot be written or listed (" + e + ")", e);
+      throw new DiskUnavailableException("it cannot be listed (" + e + ")", e);
     } catch (RuntimeException e) {
       directory.release();
       throw e;
@@ -65,11 +67,6 @@ final class DiskCache {
 
   DiskWriter writer() {
     return writer;
-  }
-
-  /** Bytes the directory holds, as far as the cache knows. */
-  long storedBytes() {
-    return objects.storedBytes();
   }
 
   /**

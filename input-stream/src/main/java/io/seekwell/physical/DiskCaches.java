@@ -13,16 +13,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The disk caches open in one scope, by directory, counted by their users: the factories that name
- * one directory share one {@link DiskCache} (one process at a time may lock a directory, so two
- * caches of one process in a directory could not both open). The factories an application builds
- * know nothing of each other, so {@link PhysicalIO}'s public constructors use the one scope of the
- * process, {@link #PROCESS}; a caller that wants another scope (tests do) passes its own instance.
+ * The disk caches open in one scope, by directory, counted by their users: the factories of a scope
+ * that name one directory share one {@link DiskCache}. {@link PhysicalIO}'s public constructors use
+ * the one scope of the process, {@link #PROCESS} (why, below); a caller that wants another scope
+ * (tests do) passes its own instance.
  *
- * <p><b>Design notes.</b> {@code open}, {@code users} and {@code warned} are guarded by this
- * object's monitor, taken only when a factory opens or closes its tier; opening a directory (lock,
- * probe, listing) runs under it, on the thread that builds the factory. Waiting for a leaving
- * factory's queued writes runs outside it.
+ * <p><b>Design notes.</b> {@code open}, {@code users}, {@code closing} and {@code warned} are
+ * guarded by this object's monitor, taken only when a factory opens or closes its tier; opening a
+ * directory (lock, probe, listing) runs under it, on the thread that builds the factory. Waiting
+ * for writes runs outside it: a leaving factory's wait for the writes queued so far, and the last
+ * user's close of the cache (up to 10 s for the writer, then the unmapping of every file), which
+ * takes the cache out of {@code open} first. A factory that opens that directory meanwhile waits
+ * (the monitor released) until the close has let go of the lock, which one process holds once; the
+ * factories of other directories do not wait.
+ *
+ * <p><b>Why one scope per process remains.</b> The factories of one process that name one directory
+ * must share one lock and one cache: the directory's lock is held by the process, so a second cache
+ * there could not take it, and its factory would read without the disk. The connectors (Hadoop,
+ * Iceberg) each build their stream factories from configuration alone, and those know nothing of
+ * each other, so no caller holds a scope it could hand to all of them; {@link #PROCESS} is that
+ * scope. It holds no cache while no factory has a directory open.
  */
 final class DiskCaches {
 
@@ -34,6 +44,8 @@ final class DiskCaches {
 
   private final Map<Path, DiskCache> open = new HashMap<>();
   private final Map<DiskCache, Integer> users = new HashMap<>();
+  // The directories whose cache lost its last user and is being closed, outside the monitor.
+  private final Set<Path> closing = new HashSet<>();
   // The directories found unusable since a cache last opened there, warned of.
   private final Set<Path> warned = new HashSet<>();
 
@@ -54,6 +66,7 @@ final class DiskCaches {
       UsableSpace space,
       Metrics metrics) {
     Path directory = configuration.directory().orElseThrow().toAbsolutePath().normalize();
+    awaitClosed(directory);
     DiskCache cache = open.get(directory);
     if (cache == null) {
       try {
@@ -98,18 +111,48 @@ final class DiskCaches {
   }
 
   /**
-   * One user less has {@code cache}: the last closes it; another waits (up to 10 s) for the writes
-   * queued so far, so that none holds the leaving factory's blocks.
+   * Waits, under the monitor and releasing it meanwhile, until no cache in {@code directory} is
+   * closing.
    */
-  void release(DiskCache cache) {
-    synchronized (this) {
-      if (users.merge(cache, -1, Integer::sum) == 0) {
-        users.remove(cache);
-        open.remove(cache.path(), cache);
-        cache.close();
-        return;
+  private void awaitClosed(Path directory) {
+    boolean interrupted = false;
+    while (closing.contains(directory)) {
+      try {
+        wait();
+      } catch (InterruptedException e) {
+        interrupted = true;
       }
     }
-    cache.writer().awaitQueued();
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * One user less has {@code cache}: the last closes it; another waits (up to 10 s) for the writes
+   * queued so far, so that none holds the leaving factory's blocks. Neither wait holds the monitor.
+   */
+  void release(DiskCache cache) {
+    boolean last;
+    synchronized (this) {
+      last = users.merge(cache, -1, Integer::sum) == 0;
+      if (last) {
+        users.remove(cache);
+        open.remove(cache.path(), cache);
+        closing.add(cache.path());
+      }
+    }
+    if (!last) {
+      cache.writer().awaitQueued();
+      return;
+    }
+    try {
+      cache.close();
+    } finally {
+      synchronized (this) {
+        closing.remove(cache.path());
+        notifyAll();
+      }
+    }
   }
 }

@@ -59,7 +59,7 @@ final class DiskDirectory {
       return new DiskDirectory(path, lock, stagingFor(path));
     } catch (IOException | UncheckedIOException e) {
       lock.release();
-      throw new DiskUnavailableException("it cannot be written or listed (" + e + ")", e);
+      throw new DiskUnavailableException("it cannot be written (" + e + ")", e);
     } catch (RuntimeException e) {
       lock.release();
       throw e;

@@ -23,11 +23,6 @@ final class DiskEviction {
     this.maxBytes = maxBytes;
   }
 
-  /** The bound, in bytes. */
-  long maxBytes() {
-    return maxBytes;
-  }
-
   /** Removes the objects used least recently until the tier is within its bound. */
   void evictBeyondBound(Metrics metrics) {
     while (objects.storedBytes() > maxBytes) {

@@ -28,9 +28,11 @@ import org.slf4j.LoggerFactory;
  * file, creating or truncating it, which is I/O under the monitor, once per object) and {@link
  * #remove}; {@code index} and {@code reader} are set once under it and read without it (volatile)
  * only after {@link #load} returned true. Reads of granules run concurrently on fetch threads, with
- * no lock of this class ({@link DataFileReader} has its own notes); writes come from the tier's one
- * writer thread. {@code removed} is volatile: a write or size change that races with removal may
- * still run, and its files are deleted by the removal.
+ * no lock of this class but to count a bad granule ({@link DataFileReader} has its own notes);
+ * writes come from the tier's one writer thread. {@code removed} is volatile: a write that races
+ * with removal may still run, and its files are deleted by the removal. A change of the bytes
+ * stored takes the monitor (it is rare: once per write, per bad granule, per load), so none is
+ * counted after the removal's, which takes the object's whole size off the tier once.
  */
 final class DiskObject {
 
@@ -69,7 +71,7 @@ final class DiskObject {
     this.sizeChanges = sizeChanges;
   }
 
-  private void changeStored(long delta) {
+  private synchronized void changeStored(long delta) {
     if (!removed) {
       storedBytes.addAndGet(delta);
       sizeChanges.accept(delta);
@@ -78,10 +80,6 @@ final class DiskObject {
 
   Path indexFile() {
     return indexFile;
-  }
-
-  long storedBytes() {
-    return storedBytes.get();
   }
 
   /**

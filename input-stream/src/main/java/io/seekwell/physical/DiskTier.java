@@ -4,6 +4,7 @@ import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One factory's disk tier, for immutable objects: before a GET, a block takes the leading bytes the
@@ -14,10 +15,11 @@ import java.util.Optional;
  * when the object is first used. A large scan is not written unless {@code
  * physicalio.disk.cache.scans}, for the reason the memory tier drops it.
  *
- * <p>Thread-safe; it holds no mutable state: what changes is the shared cache's (see the notes of
- * {@link DiskObjects}, {@link DiskWriter}, {@link DiskReader}, {@link DataFileReader}). Any disk
- * error pauses the cache (reads and writes) for a minute ({@link DiskBreaker}); reads then go to
- * the store, and never fail because of the disk.
+ * <p>Thread-safe; its only mutable state is whether this factory has left the cache (atomic, so the
+ * factory leaves once however often it is closed): what changes is the shared cache's (see the
+ * notes of {@link DiskObjects}, {@link DiskWriter}, {@link DiskReader}, {@link DataFileReader}).
+ * Any disk error pauses the cache (reads and writes) for a minute ({@link DiskBreaker}); reads then
+ * go to the store, and never fail because of the disk.
  */
 final class DiskTier implements Tier {
 
@@ -26,6 +28,7 @@ final class DiskTier implements Tier {
   private final Metrics metrics;
   private final long scanLength;
   private final boolean scans;
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   /**
    * This factory's tier over {@code cache} (of {@code scope}), counting in {@code metrics}; blocks
@@ -86,13 +89,14 @@ final class DiskTier implements Tier {
     }
   }
 
-  /** Bytes the directory holds, as far as the cache knows. */
-  long storedBytes() {
-    return cache.storedBytes();
-  }
-
-  /** This factory leaves the cache (see {@link DiskCaches#release}). */
-  void close() {
-    scope.release(cache);
+  /**
+   * This factory leaves the cache (see {@link DiskCaches#release}), the first time only: a second
+   * close must not take another user's place.
+   */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      scope.release(cache);
+    }
   }
 }

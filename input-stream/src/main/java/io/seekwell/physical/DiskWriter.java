@@ -216,6 +216,10 @@ final class DiskWriter {
             WRITES_AT_CLOSE_SECONDS);
       }
     } catch (InterruptedException e) {
+      LOG.debug(
+          "Disk cache in {}: interrupted while waiting for the queued writes; those not yet"
+              + " written are dropped",
+          directory);
       Thread.currentThread().interrupt();
     }
     for (Runnable pending : writer.shutdownNow()) {

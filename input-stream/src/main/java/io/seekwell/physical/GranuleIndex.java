@@ -14,8 +14,9 @@ import java.util.zip.CRC32C;
  * whole and its own checksum matches, so a torn record ends the index.
  *
  * <p>Thread-safety: a granule's checksum is set before its bit in {@code present}, whose atomic
- * write publishes it; readers look at the bit first. The one writer thread sets bits, any reader
- * may clear one ({@link #forget}).
+ * write publishes it; readers look at the bit first. Bits are set by the one writer thread, and by
+ * {@link DiskObject#load} (on whichever thread loads the object first, a fetch thread or the
+ * writer) before it publishes the index; any reader may clear one ({@link #forget}).
  */
 final class GranuleIndex {
 

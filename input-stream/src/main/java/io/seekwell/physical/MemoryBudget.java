@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * allocating (and zeroing) a fresh one per GET, which costs more than the copy on a fast network
  * and grows the heap. Kept arrays stay counted in the limit (they are reachable); an array that
  * does not fit frees them first. A reused array holds bytes of an earlier block: a {@link Block}
- * exposes only what its own GET has filled. Lock-free and thread-safe. Records its own high-water
- * mark.
+ * exposes only what its own GET has filled. Records its own high-water mark. Its concurrency rules
+ * are in {@link BlockStore}'s design notes.
  */
 final class MemoryBudget {
 

@@ -18,12 +18,12 @@ import java.util.function.Consumer;
  * The memory tier of the block store: the blocks themselves, admitted against the hard {@link
  * MemoryBudget} and evicted (ranked by Caffeine's policy, weighed by size) to make room. Readers
  * find its blocks through their {@link ObjectBlocks}, without asking it; the rules it keeps are in
- * the design notes of {@link BlockStore} (reservation, weight, eviction tiers, scans).
+ * the design notes of {@link BlockStore} (reservation, weight, eviction tiers, scans, and who calls
+ * what: its eviction lock).
  *
  * <p>As a {@link Tier}, it fills nothing: a new block is planned over bytes no block of its object
  * holds, so the memory tier has none of them. It takes every block once complete, which makes it a
- * candidate for eviction. Thread-safe; {@code evictionLock} is taken only when a reservation does
- * not fit, and never while waiting for I/O.
+ * candidate for eviction. Thread-safe.
  */
 final class MemoryTier implements Tier {
 
@@ -194,7 +194,8 @@ final class MemoryTier implements Tier {
   }
 
   /** Frees the arrays the budget keeps; call once every block is dropped. */
-  void close() {
+  @Override
+  public void close() {
     budget.close();
   }
 }

@@ -7,11 +7,12 @@ package io.seekwell.physical;
  * A new kind of cache (a peer's, a shared local one) is a new implementation, not a new branch in
  * the store.
  *
- * <p>Both methods run on the fetch thread of the block, which the block's fetch has pinned; an
- * implementation must be thread-safe across blocks. Neither throws: a tier that fails reads or
- * writes nothing and says so in its own metrics and log, and the GET serves the bytes.
+ * <p>{@link #fill} and {@link #take} run on the fetch thread of the block, which the block's fetch
+ * has pinned; an implementation must be thread-safe across blocks. Neither throws: a tier that
+ * fails reads or writes nothing and says so in its own metrics and log, and the GET serves the
+ * bytes.
  */
-interface Tier {
+interface Tier extends AutoCloseable {
 
   /**
    * Fills {@code block}, from its first missing byte on, with what this tier holds of its object
@@ -23,4 +24,12 @@ interface Tier {
 
   /** Takes the bytes of {@code block}, now complete, as {@code context} allows. */
   void take(Block block, FetchContext context);
+
+  /**
+   * Lets go of what the tier holds for its store, once, when the store closes (its fetch threads
+   * stopped); throws nothing. A tier with nothing to let go of keeps this default, which does
+   * nothing.
+   */
+  @Override
+  default void close() {}
 }

@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The tiers of a block store, in order (the {@link MemoryTier} first, then the tiers below it), and
@@ -15,6 +17,8 @@ import java.util.concurrent.RejectedExecutionException;
  * changes is the block's (see {@link Block}) and the tiers' own.
  */
 final class Tiers {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Tiers.class);
 
   private final MemoryTier memory;
   private final List<Tier> tiers;
@@ -67,6 +71,11 @@ final class Tiers {
           if (!block.isComplete()) {
             throw e;
           }
+          LOG.debug(
+              "GET {} {} failed once every byte was in; the block keeps them: {}",
+              blocks.key().location(),
+              rest,
+              e.toString());
         }
         lowestSource = tiers.size();
       }

@@ -61,20 +61,31 @@ class DiskTierTest {
 
   /** Physical IO with {@code memoryLimit} bytes of blocks (1 MiB GETs) over the disk tier. */
   private PhysicalIO physicalIO(Metrics metrics, long memoryLimit, DiskCacheConfiguration disk) {
+    return new PhysicalIO(store, configuration(memoryLimit), disk, metrics, Ticker.system());
+  }
+
+  /** As {@link #physicalIO(Metrics, long)} with 64 MiB of disk, sharing within {@code scope}. */
+  private PhysicalIO physicalIO(DiskCaches scope, Metrics metrics) {
     return new PhysicalIO(
         store,
-        PhysicalIOConfiguration.builder()
-            .maxMemoryLimit(memoryLimit)
-            .targetRequestSize(MIB)
-            .maxRequestSize(MIB)
-            .metadataCacheSize(100)
-            .readTimeout(Duration.ofMinutes(1))
-            .fetchThreads(4)
-            .coalesceTolerance(0)
-            .build(),
-        disk,
+        configuration(64 * MIB),
+        DiskCacheConfiguration.in(directory, 64 * MIB),
+        scope,
+        UsableSpace.FILE_STORE,
         metrics,
         Ticker.system());
+  }
+
+  private static PhysicalIOConfiguration configuration(long memoryLimit) {
+    return PhysicalIOConfiguration.builder()
+        .maxMemoryLimit(memoryLimit)
+        .targetRequestSize(MIB)
+        .maxRequestSize(MIB)
+        .metadataCacheSize(100)
+        .readTimeout(Duration.ofMinutes(1))
+        .fetchThreads(4)
+        .coalesceTolerance(0)
+        .build();
   }
 
   /** Reads {@code [position, position + length)} through a fresh factory's reader. */
@@ -344,6 +355,23 @@ class DiskTierTest {
       }
       assertEquals(getsBefore, store.gets().size(), "the second factory read from the disk");
     }
+  }
+
+  @Test
+  void aFactoryClosedTwiceLeavesTheDirectoryOnce() throws IOException {
+    DiskCaches scope = new DiskCaches();
+    PhysicalIO leaving = physicalIO(scope, new Metrics());
+    Metrics metrics = new Metrics();
+    try (PhysicalIO staying = physicalIO(scope, metrics)) {
+      leaving.close();
+      leaving.close();
+      assertArrayEquals(content, read(staying, IMMUTABLE, 0, LENGTH));
+    }
+    assertEquals(0, metrics.get(Metric.DISK_WRITES_SKIPPED), "writes a closed writer refused");
+    assertEquals(
+        LENGTH,
+        metrics.get(Metric.DISK_BYTES_WRITTEN),
+        "the cache stayed open for the factory still using it");
   }
 
   @Test

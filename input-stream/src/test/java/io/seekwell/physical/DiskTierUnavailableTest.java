@@ -50,6 +50,9 @@ class DiskTierUnavailableTest {
   private final byte[] content = TestData.randomBytes(11, LENGTH);
   private final String etag = store.put(LOCATION, content);
 
+  // The factories of each test share directories among themselves only.
+  private final DiskCaches scope = new DiskCaches();
+
   /** What a factory in a directory read: its counters and the warnings that named the directory. */
   private record Outcome(Metrics metrics, List<String> warnings) {}
 
@@ -58,9 +61,6 @@ class DiskTierUnavailableTest {
    * directory}, checking that it gets the object's bytes and that every byte it did not have from
    * disk was fetched once.
    */
-  // The factories of each test share directories among themselves only.
-  private final DiskCaches scope = new DiskCaches();
-
   private Outcome readWhole(Path directory, UsableSpace space) throws IOException {
     Metrics metrics = new Metrics();
     int getsBefore = store.gets().size();

@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metrics;
+import io.seekwell.common.object.GetRequest;
+import io.seekwell.common.object.HeadRequest;
+import io.seekwell.common.object.ObjectClient;
+import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.common.object.RequestOptions;
@@ -17,6 +21,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,20 +34,47 @@ class ObjectReaderTest {
   private static final FetchContext CONTEXT =
       new FetchContext(RequestOptions.none(), range -> {}, false);
 
+  private static final PhysicalIOConfiguration CONFIGURATION =
+      PhysicalIOConfiguration.builder()
+          .maxMemoryLimit(16 * MIB)
+          .maxRequestSize(8 * MIB)
+          .metadataCacheSize(100)
+          .readTimeout(Duration.ofMinutes(1))
+          .fetchThreads(4)
+          .coalesceTolerance(0)
+          .build();
+
   private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
   private final PhysicalIO physicalIO =
-      new PhysicalIO(
-          store,
-          PhysicalIOConfiguration.builder()
-              .maxMemoryLimit(16 * MIB)
-              .maxRequestSize(8 * MIB)
-              .metadataCacheSize(100)
-              .readTimeout(Duration.ofMinutes(1))
-              .fetchThreads(4)
-              .coalesceTolerance(0)
-              .build(),
-          new Metrics(),
-          Ticker.system());
+      new PhysicalIO(store, CONFIGURATION, new Metrics(), Ticker.system());
+
+  /** The in-memory store, whose GETs are answered only once the test lets them. */
+  private static final class HeldAnswers implements ObjectClient {
+    private final ObjectClient store;
+    private final CountDownLatch sent = new CountDownLatch(1);
+    private final CompletableFuture<Void> answer = new CompletableFuture<>();
+
+    HeldAnswers(ObjectClient store) {
+      this.store = store;
+    }
+
+    @Override
+    public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
+      return store.headObject(request);
+    }
+
+    @Override
+    public CompletableFuture<ObjectContent> getObject(GetRequest request) {
+      CompletableFuture<ObjectContent> response = store.getObject(request);
+      sent.countDown();
+      return response.thenCombine(answer, (content, ignored) -> content);
+    }
+
+    @Override
+    public void close() {
+      store.close();
+    }
+  }
 
   @AfterEach
   void close() {
@@ -96,5 +130,25 @@ class ObjectReaderTest {
     assertArrayEquals(Arrays.copyOfRange(content, MIB, 19 * MIB), copy);
     assertEquals(0, physicalIO.memoryHighWaterMark(), "no block memory was used");
     reader.close();
+  }
+
+  @Test
+  void anObjectOpenedByLengthAndInvalidatedWhileItsFirstGetWaitsIsStillRead() throws Exception {
+    byte[] content = TestData.randomBytes(5, MIB);
+    ObjectLocation location = ObjectLocation.of("bucket", "by-length");
+    store.put(location, content);
+    HeldAnswers held = new HeldAnswers(store);
+    try (PhysicalIO io = new PhysicalIO(held, CONFIGURATION, new Metrics(), Ticker.system());
+        ObjectReader reader = io.open(location, content.length, CONTEXT)) {
+      java.nio.ByteBuffer target = java.nio.ByteBuffer.allocate(content.length);
+      CompletableFuture<Void> read =
+          reader.readDirect(ByteRange.of(0, content.length - 1), target, 0);
+      assertTrue(held.sent.await(1, TimeUnit.MINUTES), "the GET was sent");
+      // The object leaves the index before the response naming its version arrives.
+      io.invalidate(location);
+      held.answer.complete(null);
+      read.get(1, TimeUnit.MINUTES);
+      assertArrayEquals(content, target.array());
+    }
   }
 }
