@@ -82,18 +82,12 @@ final class RetryPolicy {
         + (hedges == 0 ? "" : " and " + hedges + (hedges == 1 ? " hedge" : " hedges"));
   }
 
-  /** The error to report once no attempt is left: the last one, saying how many were made. */
-  static IOException exhausted(IOException last, String tried) {
-    String message = last.getMessage() + " (gave up after " + tried + ")";
-    if (last instanceof ObjectStoreException storeError) {
-      return new ObjectStoreException(
-          message,
-          storeError.statusCode(),
-          storeError.errorCode().orElse(null),
-          storeError.requestId().orElse(null),
-          false,
-          last);
-    }
-    return new IOException(message, last);
+  /**
+   * The error to report once no attempt is left: the last one, saying how many were made, of its
+   * kind and not retryable ({@link ObjectStoreException#givenUp}), so that a body is not resumed
+   * again with a request that has given up.
+   */
+  static ObjectStoreException exhausted(IOException last, String tried) {
+    return ObjectStoreException.givenUp(last.getMessage() + " (gave up after " + tried + ")", last);
   }
 }

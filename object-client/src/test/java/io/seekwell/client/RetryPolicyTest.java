@@ -2,12 +2,11 @@ package io.seekwell.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.seekwell.common.object.ErrorKind;
 import io.seekwell.common.object.ObjectStoreException;
-import java.io.IOException;
 import java.net.SocketException;
 import java.time.Duration;
 import net.jqwik.api.ForAll;
@@ -73,17 +72,26 @@ class RetryPolicyTest {
   @Test
   void exhaustedKeepsTheLastErrorsKindAndCountsAttempts() {
     ObjectStoreException last = storeError(503, true);
-    IOException reported = RetryPolicy.exhausted(last, "5 attempts");
-    ObjectStoreException store = assertInstanceOf(ObjectStoreException.class, reported);
+    ObjectStoreException store = RetryPolicy.exhausted(last, "5 attempts");
     assertEquals(503, store.statusCode());
     assertEquals("SlowDown", store.errorCode().orElseThrow());
+    assertEquals(ErrorKind.THROTTLED, store.kind());
     assertEquals("GET s3://b/k [0-9]: slow down (gave up after 5 attempts)", store.getMessage());
     assertFalse(store.isRetryable());
     assertSame(last, store.getCause());
 
-    IOException reset =
-        RetryPolicy.exhausted(new SocketException("reset"), "1 attempt and 2 hedges");
+    ObjectStoreException stall =
+        RetryPolicy.exhausted(ObjectStoreException.stalled("no headers", null), "2 attempts");
+    assertEquals(ErrorKind.STALLED, stall.kind(), "a stall given up is still a stall");
+    assertFalse(ErrorKind.isRetryable(stall));
+
+    SocketException socket = new SocketException("reset");
+    ObjectStoreException reset = RetryPolicy.exhausted(socket, "1 attempt and 2 hedges");
     assertEquals("reset (gave up after 1 attempt and 2 hedges)", reset.getMessage());
+    assertEquals(ErrorKind.TRANSIENT, reset.kind(), "not OTHER: the kind is the error's");
+    assertEquals(0, reset.statusCode());
+    assertFalse(ErrorKind.isRetryable(reset), "no layer above tries a given-up request again");
+    assertSame(socket, reset.getCause());
   }
 
   private static ObjectStoreException storeError(int status, boolean retryable) {
