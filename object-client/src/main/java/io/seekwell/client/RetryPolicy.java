@@ -69,17 +69,33 @@ final class RetryPolicy {
 
   /** Whether a try {@code delayNanos} from now, {@code elapsedNanos} into a call, is too late. */
   boolean isPastDeadline(long elapsedNanos, long delayNanos) {
-    return elapsedNanos + delayNanos > deadline().toNanos();
+    return delayNanos > nanosLeft(elapsedNanos);
+  }
+
+  /** What is left of the deadline {@code elapsedNanos} into a call; negative once it has passed. */
+  long nanosLeft(long elapsedNanos) {
+    return deadline().toNanos() - elapsedNanos;
   }
 
   /**
    * What a call tried: {@code attempts} tries, the first {@code tied} or not, and {@code hedges}.
    */
   static String tried(int attempts, boolean tied, int hedges) {
-    return attempts
-        + (attempts == 1 ? " attempt" : " attempts")
+    return count(attempts, "attempt", "attempts")
         + (tied ? " (the first sent twice at once)" : "")
-        + (hedges == 0 ? "" : " and " + hedges + (hedges == 1 ? " hedge" : " hedges"));
+        + (hedges == 0 ? "" : " and " + count(hedges, "hedge", "hedges"));
+  }
+
+  /** What a resumed body tried: {@code gets} GETs of it, the last {@code withoutAByte} in a row. */
+  static String triedBody(int gets, int withoutAByte) {
+    return count(gets, "GET", "GETs")
+        + " of the body, "
+        + withoutAByte
+        + " in a row without a byte";
+  }
+
+  private static String count(int n, String one, String many) {
+    return n + " " + (n == 1 ? one : many);
   }
 
   /**

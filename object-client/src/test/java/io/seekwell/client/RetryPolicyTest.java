@@ -94,6 +94,26 @@ class RetryPolicyTest {
     assertSame(socket, reset.getCause());
   }
 
+  @Test
+  void whatWasTriedIsCountedInWords() {
+    assertEquals("1 attempt", RetryPolicy.tried(1, false, 0));
+    assertEquals(
+        "3 attempts (the first sent twice at once) and 1 hedge", RetryPolicy.tried(3, true, 1));
+    assertEquals("1 GET of the body, 1 in a row without a byte", RetryPolicy.triedBody(1, 1));
+    assertEquals("4 GETs of the body, 2 in a row without a byte", RetryPolicy.triedBody(4, 2));
+  }
+
+  @Test
+  void theDeadlineIsPassedByATryThatWouldStartAfterIt() {
+    RetryPolicy policy =
+        new RetryPolicy(CONFIG.toBuilder().retryDeadline(Duration.ofSeconds(10)).build());
+    long second = Duration.ofSeconds(1).toNanos();
+    assertEquals(7 * second, policy.nanosLeft(3 * second));
+    assertFalse(policy.isPastDeadline(3 * second, 7 * second));
+    assertTrue(policy.isPastDeadline(3 * second, 7 * second + 1));
+    assertTrue(policy.nanosLeft(11 * second) < 0);
+  }
+
   private static ObjectStoreException storeError(int status, boolean retryable) {
     return new ObjectStoreException(
         "GET s3://b/k [0-9]: slow down", status, "SlowDown", "req-1", retryable, null);
