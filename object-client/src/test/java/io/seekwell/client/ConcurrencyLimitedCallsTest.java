@@ -121,6 +121,27 @@ class ConcurrencyLimitedCallsTest {
   }
 
   @Test
+  void aGetWaitingForAPlaceWhenTheClientClosesFailsInsteadOfWaitingForEver() {
+    faults.thenHang();
+    try (RetryingObjectClient client = client(ONE_AT_A_TIME)) {
+      client.getObject(get(0, 99, RequestOptions.none()));
+      clock.close(); // closing: the scheduler takes no more tasks
+      CompletableFuture<ObjectContent> waiting =
+          client.getObject(get(100, 199, RequestOptions.none()));
+
+      assertTrue(waiting.isCompletedExceptionally(), "failed at once");
+      ExecutionException e = assertThrows(ExecutionException.class, waiting::get);
+      ObjectStoreException failure = assertInstanceOf(ObjectStoreException.class, e.getCause());
+      assertTrue(
+          failure
+              .getMessage()
+              .startsWith("GET s3://bucket/key [100-199]: not sent: the client is closing"),
+          failure.getMessage());
+      assertEquals(1, sentRanges().size());
+    }
+  }
+
+  @Test
   void demandGetsWaitingGoBeforePrefetchGetsWaiting() throws Exception {
     faults.thenHang();
     try (RetryingObjectClient client = client(ONE_AT_A_TIME)) {
