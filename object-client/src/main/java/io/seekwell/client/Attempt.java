@@ -7,6 +7,8 @@ import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One attempt of a {@link Call}: it waits for its places ({@link RequestPlaces}), is sent, and is
@@ -15,6 +17,8 @@ import java.util.function.Supplier;
  * others wrote; each is written by one step of the attempt's life, in order.
  */
 final class Attempt<T> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Attempt.class);
 
   /** Why an attempt was sent. */
   enum Kind {
@@ -28,6 +32,7 @@ final class Attempt<T> {
 
   private final Kind kind;
   private final int number;
+  private final String why;
   private final long timeoutNanos;
   private final boolean freesConnectionOnCancel;
   private final Consumer<T> discard;
@@ -37,17 +42,21 @@ final class Attempt<T> {
   private volatile boolean cancelled;
 
   /**
-   * Attempt {@code number} of its call (counting tries, ties and hedges), of {@code kind}, given up
-   * {@code timeoutNanos} after it is sent; {@code discard} frees an answer that comes too late.
+   * Attempt {@code number} of its call (counting tries, ties and hedges), of {@code kind}, sent
+   * {@code why} (such as {@code " as a retry"}; empty for a call's first attempt, whose sending is
+   * not logged), given up {@code timeoutNanos} after it is sent; {@code discard} frees an answer
+   * that comes too late.
    */
   Attempt(
       Kind kind,
       int number,
+      String why,
       long timeoutNanos,
       boolean freesConnectionOnCancel,
       Consumer<T> discard) {
     this.kind = kind;
     this.number = number;
+    this.why = why;
     this.timeoutNanos = timeoutNanos;
     this.freesConnectionOnCancel = freesConnectionOnCancel;
     this.discard = discard;
@@ -84,13 +93,15 @@ final class Attempt<T> {
   }
 
   /**
-   * Sends it with {@code request}, unless it was cancelled while it waited for {@code held} (then
-   * they are given back at once; false). Its headers timeout and hedge deadline count from now. It
-   * holds its bucket place until it has its answer, and its connection place until {@code
-   * holdConnection} frees it (an answer, when done with) or it fails; {@code answered} gets the
-   * answer or the failure, and {@code limitCut} runs if a throttled answer cut the bucket's limit.
+   * Sends it, an attempt of the call {@code what}, with {@code request}, unless it was cancelled
+   * while it waited for {@code held} (then they are given back at once; false). Its headers timeout
+   * and hedge deadline count from now. It holds its bucket place until it has its answer, and its
+   * connection place until {@code holdConnection} frees it (an answer, when done with) or it fails;
+   * {@code answered} gets the answer or the failure, and {@code limitCut} runs if a throttled
+   * answer cut the bucket's limit.
    */
   boolean send(
+      String what,
       RequestPlaces.Held held,
       Ticker ticker,
       Supplier<CompletableFuture<T>> request,
@@ -104,6 +115,9 @@ final class Attempt<T> {
       return false;
     }
     sentNanos = ticker.nanos();
+    if (!why.isEmpty()) {
+      LOG.debug("{}: {} sent{}", what, this, why);
+    }
     CompletableFuture<T> sent;
     try {
       sent = request.get();

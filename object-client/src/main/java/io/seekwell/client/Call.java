@@ -8,6 +8,7 @@ import io.seekwell.common.object.RequestOptions;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -105,8 +106,9 @@ final class Call<T> {
   }
 
   /**
-   * Starts an attempt of {@code kind}, sent {@code why}: it is sent when it has its places, and
-   * fails the call if none comes before the call's deadline. Null if the call has its answer.
+   * Starts an attempt of {@code kind}, sent {@code why} (logged when it is sent): it is sent when
+   * it has its places, and fails the call if none comes before the call's deadline. Null if the
+   * call has its answer.
    */
   private Attempt<T> sendAttempt(Attempt.Kind kind, String why) {
     Attempt<T> attempt;
@@ -123,13 +125,11 @@ final class Call<T> {
           new Attempt<>(
               kind,
               ++numbered,
+              why,
               context.times().headersTimeoutNanos(attempts),
               context.freesConnectionOnCancel(),
               exchange.discard());
       inFlight.add(attempt);
-    }
-    if (!why.isEmpty()) {
-      LOG.debug("{}: {} sent{}", what, attempt, why);
     }
     context.budget().earn();
     long deadlineNanos = startNanos + context.policy().deadline().toNanos();
@@ -152,6 +152,7 @@ final class Call<T> {
     Duration timeout = Duration.ofNanos(attempt.timeoutNanos());
     boolean sent =
         attempt.send(
+            what,
             held,
             context.ticker(),
             () -> exchange.send().apply(options.withHeadersTimeout(timeout)),
@@ -167,9 +168,15 @@ final class Call<T> {
     if (!sent) {
       return;
     }
-    context.schedule(() -> timeOut(attempt), attempt.timeoutNanos());
+    context.schedule(
+        () -> timeOut(attempt), attempt.timeoutNanos(), what, attempt, "the headers timeout");
     if (context.configuration().hedgeMaxCopies() > 0) {
-      context.schedule(this::hedgeIfStillWaiting, context.times().hedgeDeadlineNanos());
+      context.schedule(
+          this::hedgeIfStillWaiting,
+          context.times().hedgeDeadlineNanos(),
+          what,
+          attempt,
+          "the hedge deadline");
     }
   }
 
@@ -202,6 +209,9 @@ final class Call<T> {
    */
   private void hedgeIfStillWaiting() {
     Attempt<T> abandoned = null;
+    Attempt<T> newest;
+    boolean budgetSpent = false;
+    long lookAgainNanos = -1;
     synchronized (this) {
       if (result.isDone()
           || inFlight.isEmpty()
@@ -212,21 +222,26 @@ final class Call<T> {
       }
       long now = context.ticker().nanos();
       long deadline = context.times().hedgeDeadlineNanos();
-      long youngest = inFlight.stream().mapToLong(a -> now - a.sentNanos()).min().orElse(0);
+      newest = inFlight.stream().max(Comparator.comparingLong(Attempt::sentNanos)).orElseThrow();
+      long youngest = now - newest.sentNanos();
       if (youngest < deadline) {
         // The deadline moved since this check was planned: look again when it has passed.
-        context.schedule(this::hedgeIfStillWaiting, deadline - youngest);
-        return;
-      }
-      if (!context.budget().tryTake()) {
-        LOG.debug("{}: not hedged, the hedge budget is spent", what);
+        lookAgainNanos = deadline - youngest;
+      } else if (!context.budget().tryTake()) {
         // No token now; GETs earn more, so look again a deadline later.
-        context.schedule(this::hedgeIfStillWaiting, deadline);
-        return;
-      }
-      if (inFlight.size() > context.configuration().hedgeMaxCopies()) {
+        budgetSpent = true;
+        lookAgainNanos = deadline;
+      } else if (inFlight.size() > context.configuration().hedgeMaxCopies()) {
         abandoned = inFlight.remove(0);
       }
+    }
+    if (lookAgainNanos >= 0) {
+      if (budgetSpent) {
+        LOG.debug("{}: {} not hedged, the hedge budget is spent", what, newest);
+      }
+      context.schedule(
+          this::hedgeIfStillWaiting, lookAgainNanos, what, newest, "the hedge deadline");
+      return;
     }
     if (abandoned != null) {
       abandoned.cancel();
@@ -281,13 +296,6 @@ final class Call<T> {
     if (isTied()) {
       cancelAttemptsExcept(partner);
     }
-    if (partner != null) {
-      Attempt<T> late = partner;
-      if (!context.schedule(() -> settleTie(late, true), context.times().hedgeDeadlineNanos())) {
-        settleTie(late, true);
-      }
-      return;
-    }
     if (LOG.isDebugEnabled()
         && (winner.kind() != Attempt.Kind.TRY || hedgesSent() > 0 || isTied())) {
       LOG.debug(
@@ -297,6 +305,18 @@ final class Call<T> {
           (context.ticker().nanos() - startNanos) / 1_000_000,
           winner.kind() == Attempt.Kind.HEDGE ? ": the hedge won" : "",
           tried());
+    }
+    if (partner != null) {
+      Attempt<T> late = partner;
+      if (!context.schedule(
+          () -> settleTie(late, true),
+          context.times().hedgeDeadlineNanos(),
+          what,
+          late,
+          "the verdict on the tied pair")) {
+        settleTie(late, true);
+      }
+      return;
     }
     // In a tied call, a hedge was sent only if both halves of the pair waited past the deadline.
     context

@@ -91,7 +91,7 @@ final class RequestPlaces {
       place.thenRun(
           () ->
               LOG.debug(
-                  "{}: {} sent after waiting {} ms for a place ({})",
+                  "{}: {} got a place after waiting {} ms ({})",
                   what,
                   attempt,
                   (ticker.nanos() - queued) / 1_000_000,
@@ -106,7 +106,10 @@ final class RequestPlaces {
                           + context.policy().deadline().toMillis()
                           + " ms",
                       places)),
-          Math.max(0, left))) {
+          Math.max(0, left),
+          what,
+          attempt,
+          "the deadline of the wait for a place")) {
         // Without a deadline the wait could last for ever: the attempt fails now instead.
         place.completeExceptionally(notSent(what, ": the client is closing", places));
       }

@@ -49,7 +49,7 @@ class RequestPlacesTest {
   }
 
   private static Attempt<Object> attempt(int number) {
-    return new Attempt<>(Attempt.Kind.TRY, number, 1_000_000_000L, true, value -> {});
+    return new Attempt<>(Attempt.Kind.TRY, number, "", 1_000_000_000L, true, value -> {});
   }
 
   private CompletableFuture<RequestPlaces.Held> admit(Attempt<Object> attempt, boolean prefetch) {

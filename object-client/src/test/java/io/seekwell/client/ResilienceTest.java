@@ -245,6 +245,12 @@ class ResilienceTest {
               + ": attempt 2 (TIED) sent as a tied request with attempt 1 (TRY), connections"
               + " stalling",
           logs.line("(TIED) sent"));
+      assertEquals(
+          "GET "
+              + ALL.describe()
+              + ": attempt 2 (TIED) answered after 0 ms, 1 attempt (the first sent twice at once)",
+          logs.line("answered"),
+          "the winner of the pair is logged while its other half still has time to answer");
       CompletableFuture<ObjectContent> stalled =
           faults.hungGets().get(faults.hungGets().size() - 1);
       clock.advance(Duration.ofMillis(20).minusNanos(1));
@@ -370,7 +376,20 @@ class ResilienceTest {
     }
     List<CompletableFuture<ObjectContent>> responses =
         java.util.stream.IntStream.range(0, calls).mapToObj(i -> client.getObject(ALL)).toList();
-    clock.advance(Duration.ofSeconds(3));
+    List<String> notHedged;
+    try (CapturedLogs logs = new CapturedLogs()) {
+      clock.advance(Duration.ofSeconds(3));
+      notHedged = logs.debugLines().stream().filter(line -> line.contains("not hedged")).toList();
+    }
+    assertFalse(notHedged.isEmpty(), "the budget ran out");
+    assertTrue(
+        notHedged.stream()
+            .allMatch(
+                line ->
+                    line.matches(
+                        "GET s3://bucket/key \\[0-199999\\]: attempt \\d+ \\((TRY|HEDGE)\\) not"
+                            + " hedged, the hedge budget is spent")),
+        notHedged::toString);
     long hedges = metrics.get(Metric.HEDGED_GETS);
     assertEquals(0, metrics.get(Metric.HEDGES_WON));
     assertTrue(
