@@ -97,8 +97,8 @@ final class Attempt<T> {
    * while it waited for {@code held} (then they are given back at once; false). Its headers timeout
    * and hedge deadline count from now. It holds its bucket place until it has its answer, and its
    * connection place until {@code holdConnection} frees it (an answer, when done with) or it fails;
-   * {@code answered} gets the answer or the failure, and {@code limitCut} runs if a throttled
-   * answer cut the bucket's limit.
+   * {@code answered} gets the answer or the failure (an exception or error thrown by {@code
+   * request} too), and {@code limitCut} runs if a throttled answer cut the bucket's limit.
    */
   boolean send(
       String what,
@@ -122,6 +122,8 @@ final class Attempt<T> {
     try {
       sent = request.get();
     } catch (RuntimeException | Error e) {
+      // Answered as a failure, so that the places are given back: a RuntimeException is
+      // classified as any failure is, and an Error fails the call at once (Call.answered).
       sent = CompletableFuture.failedFuture(e);
     }
     future = sent;

@@ -277,7 +277,13 @@ final class Call<T> {
     } else {
       settleTie(attempt, true);
       if (wasInFlight && !(failure instanceof CancellationException)) {
-        failed(attempt, Futures.asIoException(failure), othersInFlight);
+        Throwable cause = Futures.unwrap(failure);
+        if (cause instanceof Error error) {
+          // Not the store's failure (out of memory, a class that did not load): not retried.
+          notRetried(attempt, error);
+        } else {
+          failed(attempt, Futures.asIoException(cause), othersInFlight);
+        }
       }
     }
   }
@@ -341,15 +347,20 @@ final class Call<T> {
 
   /** An attempt failed: fail the call, wait for the other attempts, or retry. */
   private void failed(Attempt<T> attempt, IOException error, boolean othersInFlight) {
+    if (!ErrorKind.isRetryable(error)) {
+      notRetried(attempt, error);
+    } else if (!othersInFlight && !result.isDone()) {
+      retryAfter(attempt, error);
+    }
+  }
+
+  /** An attempt failed with {@code error}, which fails the call. */
+  private void notRetried(Attempt<T> attempt, Throwable error) {
     if (result.isDone()) {
       return;
     }
-    if (!ErrorKind.isRetryable(error)) {
-      LOG.debug("{}: {} failed ({}), not retried: {}", what, attempt, ErrorKind.of(error), error);
-      result.completeExceptionally(error);
-    } else if (!othersInFlight) {
-      retryAfter(attempt, error);
-    }
+    LOG.debug("{}: {} failed ({}), not retried: {}", what, attempt, ErrorKind.of(error), error);
+    result.completeExceptionally(error);
   }
 
   private void retryAfter(Attempt<T> attempt, IOException error) {
