@@ -12,9 +12,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One attempt of a {@link Call}: it waits for its places ({@link RequestPlaces}), is sent, and is
- * given up if its headers have not come {@link #timeoutNanos} after it was sent. Its fields are
- * volatile: the call's threads (a caller's, the scheduler's, the HTTP client's) read what the
- * others wrote; each is written by one step of the attempt's life, in order.
+ * given up if its headers have not come {@link #timeoutNanos} after it was sent.
+ *
+ * <p>Design notes (thread-safety): its fields are volatile, as the call's threads (a caller's, the
+ * scheduler's, the HTTP client's, the one that gives a place back) read what the others wrote.
+ * {@code place} is written once per wait (the bucket's, then the connection's), {@code sentNanos}
+ * and {@code future} once, when it is sent, and {@code cancelled} at any step, from any thread.
+ * Correctness rests on two volatile write-then-read pairs: {@link #cancel} writes {@code cancelled}
+ * and then reads {@code place} and {@code future}, while {@link #waitsFor} writes {@code place} and
+ * {@link #send} writes {@code future}, and each then reads {@code cancelled}. Of two such threads
+ * at least one sees the other's write, so a wait begun or a request sent while the attempt is
+ * cancelled is always given up, by one of them or by both (cancelling twice is harmless).
  */
 final class Attempt<T> {
 

@@ -24,10 +24,13 @@ import org.slf4j.LoggerFactory;
  * HedgingRetryingObjectClient} sends each through one).
  *
  * <p>Design notes (thread-safety): the call's lock ({@code synchronized (this)}) guards {@code
- * inFlight}, the counts of tries and hedges, whether the call is tied, and its {@link TiedPair}'s
- * state; no I/O happens under it and the result is completed outside it. Its methods run on the
- * caller's thread (the first attempt), the scheduler's (retries, hedges, timeouts) and the HTTP
- * client's (answers).
+ * inFlight}, the counts of tries and hedges and whether the call is tied (what it guards of the
+ * call's {@link TiedPair} is in that class's notes); nothing is logged or scheduled under it, and
+ * the result is completed outside it. Its methods run on the caller's thread (the first attempt),
+ * the scheduler's (retries, hedges, timeouts), the HTTP client's (answers), and whichever thread
+ * gives a place back: that thread drains the place's waiters and runs {@link #send} for each
+ * attempt it lets go (a reader closing a body, an answer on the HTTP client's thread, or the stall
+ * watchdog's sweep on the scheduler's thread).
  */
 final class Call<T> {
 
