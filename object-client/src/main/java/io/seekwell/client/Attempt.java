@@ -7,14 +7,26 @@ import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One attempt of a {@link Call}: it waits for its places ({@link RequestPlaces}), is sent, and is
- * given up if its headers have not come {@link #timeoutNanos} after it was sent. Its fields are
- * volatile: the call's threads (a caller's, the scheduler's, the HTTP client's) read what the
- * others wrote; each is written by one step of the attempt's life, in order.
+ * given up if its headers have not come {@link #timeoutNanos} after it was sent.
+ *
+ * <p>Design notes (thread-safety): its fields are volatile, as the call's threads (a caller's, the
+ * scheduler's, the HTTP client's, the one that gives a place back) read what the others wrote.
+ * {@code place} is written once per wait (the bucket's, then the connection's), {@code sentNanos}
+ * and {@code future} once, when it is sent, and {@code cancelled} at any step, from any thread.
+ * Correctness rests on two volatile write-then-read pairs: {@link #cancel} writes {@code cancelled}
+ * and then reads {@code place} and {@code future}, while {@link #waitsFor} writes {@code place} and
+ * {@link #send} writes {@code future}, and each then reads {@code cancelled}. Of two such threads
+ * at least one sees the other's write, so a wait begun or a request sent while the attempt is
+ * cancelled is always given up, by one of them or by both (cancelling twice is harmless).
  */
 final class Attempt<T> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Attempt.class);
 
   /** Why an attempt was sent. */
   enum Kind {
@@ -28,6 +40,7 @@ final class Attempt<T> {
 
   private final Kind kind;
   private final int number;
+  private final String why;
   private final long timeoutNanos;
   private final boolean freesConnectionOnCancel;
   private final Consumer<T> discard;
@@ -37,17 +50,21 @@ final class Attempt<T> {
   private volatile boolean cancelled;
 
   /**
-   * Attempt {@code number} of its call (counting tries, ties and hedges), of {@code kind}, given up
-   * {@code timeoutNanos} after it is sent; {@code discard} frees an answer that comes too late.
+   * Attempt {@code number} of its call (counting tries, ties and hedges), of {@code kind}, sent
+   * {@code why} (such as {@code " as a retry"}; empty for a call's first attempt, whose sending is
+   * not logged), given up {@code timeoutNanos} after it is sent; {@code discard} frees an answer
+   * that comes too late.
    */
   Attempt(
       Kind kind,
       int number,
+      String why,
       long timeoutNanos,
       boolean freesConnectionOnCancel,
       Consumer<T> discard) {
     this.kind = kind;
     this.number = number;
+    this.why = why;
     this.timeoutNanos = timeoutNanos;
     this.freesConnectionOnCancel = freesConnectionOnCancel;
     this.discard = discard;
@@ -84,13 +101,15 @@ final class Attempt<T> {
   }
 
   /**
-   * Sends it with {@code request}, unless it was cancelled while it waited for {@code held} (then
-   * they are given back at once; false). Its headers timeout and hedge deadline count from now. It
-   * holds its bucket place until it has its answer, and its connection place until {@code
-   * holdConnection} frees it (an answer, when done with) or it fails; {@code answered} gets the
-   * answer or the failure, and {@code limitCut} runs if a throttled answer cut the bucket's limit.
+   * Sends it, an attempt of the call {@code what}, with {@code request}, unless it was cancelled
+   * while it waited for {@code held} (then they are given back at once; false). Its headers timeout
+   * and hedge deadline count from now. It holds its bucket place until it has its answer, and its
+   * connection place until {@code holdConnection} frees it (an answer, when done with) or it fails;
+   * {@code answered} gets the answer or the failure (an exception or error thrown by {@code
+   * request} too), and {@code limitCut} runs if a throttled answer cut the bucket's limit.
    */
   boolean send(
+      String what,
       RequestPlaces.Held held,
       Ticker ticker,
       Supplier<CompletableFuture<T>> request,
@@ -104,10 +123,15 @@ final class Attempt<T> {
       return false;
     }
     sentNanos = ticker.nanos();
+    if (!why.isEmpty()) {
+      LOG.debug("{}: {} sent{}", what, this, why);
+    }
     CompletableFuture<T> sent;
     try {
       sent = request.get();
     } catch (RuntimeException | Error e) {
+      // Answered as a failure, so that the places are given back: a RuntimeException is
+      // classified as any failure is, and an Error fails the call at once (Call.answered).
       sent = CompletableFuture.failedFuture(e);
     }
     future = sent;

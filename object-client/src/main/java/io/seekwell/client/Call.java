@@ -8,6 +8,7 @@ import io.seekwell.common.object.RequestOptions;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -23,10 +24,13 @@ import org.slf4j.LoggerFactory;
  * HedgingRetryingObjectClient} sends each through one).
  *
  * <p>Design notes (thread-safety): the call's lock ({@code synchronized (this)}) guards {@code
- * inFlight}, the counts of tries and hedges, whether the call is tied, and its {@link TiedPair}'s
- * state; no I/O happens under it and the result is completed outside it. Its methods run on the
- * caller's thread (the first attempt), the scheduler's (retries, hedges, timeouts) and the HTTP
- * client's (answers).
+ * inFlight}, the counts of tries and hedges and whether the call is tied (what it guards of the
+ * call's {@link TiedPair} is in that class's notes); nothing is logged or scheduled under it, and
+ * the result is completed outside it. Its methods run on the caller's thread (the first attempt),
+ * the scheduler's (retries, hedges, timeouts), the HTTP client's (answers), and whichever thread
+ * gives a place back: that thread drains the place's waiters and runs {@link #send} for each
+ * attempt it lets go (a reader closing a body, an answer on the HTTP client's thread, or the stall
+ * watchdog's sweep on the scheduler's thread).
  */
 final class Call<T> {
 
@@ -105,8 +109,9 @@ final class Call<T> {
   }
 
   /**
-   * Starts an attempt of {@code kind}, sent {@code why}: it is sent when it has its places, and
-   * fails the call if none comes before the call's deadline. Null if the call has its answer.
+   * Starts an attempt of {@code kind}, sent {@code why} (logged when it is sent): it is sent when
+   * it has its places, and fails the call if none comes before the call's deadline. Null if the
+   * call has its answer.
    */
   private Attempt<T> sendAttempt(Attempt.Kind kind, String why) {
     Attempt<T> attempt;
@@ -123,13 +128,11 @@ final class Call<T> {
           new Attempt<>(
               kind,
               ++numbered,
+              why,
               context.times().headersTimeoutNanos(attempts),
               context.freesConnectionOnCancel(),
               exchange.discard());
       inFlight.add(attempt);
-    }
-    if (!why.isEmpty()) {
-      LOG.debug("{}: {} sent{}", what, attempt, why);
     }
     context.budget().earn();
     long deadlineNanos = startNanos + context.policy().deadline().toNanos();
@@ -152,6 +155,7 @@ final class Call<T> {
     Duration timeout = Duration.ofNanos(attempt.timeoutNanos());
     boolean sent =
         attempt.send(
+            what,
             held,
             context.ticker(),
             () -> exchange.send().apply(options.withHeadersTimeout(timeout)),
@@ -167,9 +171,15 @@ final class Call<T> {
     if (!sent) {
       return;
     }
-    context.schedule(() -> timeOut(attempt), attempt.timeoutNanos());
+    context.schedule(
+        () -> timeOut(attempt), attempt.timeoutNanos(), what, attempt, "the headers timeout");
     if (context.configuration().hedgeMaxCopies() > 0) {
-      context.schedule(this::hedgeIfStillWaiting, context.times().hedgeDeadlineNanos());
+      context.schedule(
+          this::hedgeIfStillWaiting,
+          context.times().hedgeDeadlineNanos(),
+          what,
+          attempt,
+          "the hedge deadline");
     }
   }
 
@@ -202,6 +212,9 @@ final class Call<T> {
    */
   private void hedgeIfStillWaiting() {
     Attempt<T> abandoned = null;
+    Attempt<T> newest;
+    boolean budgetSpent = false;
+    long lookAgainNanos = -1;
     synchronized (this) {
       if (result.isDone()
           || inFlight.isEmpty()
@@ -212,21 +225,26 @@ final class Call<T> {
       }
       long now = context.ticker().nanos();
       long deadline = context.times().hedgeDeadlineNanos();
-      long youngest = inFlight.stream().mapToLong(a -> now - a.sentNanos()).min().orElse(0);
+      newest = inFlight.stream().max(Comparator.comparingLong(Attempt::sentNanos)).orElseThrow();
+      long youngest = now - newest.sentNanos();
       if (youngest < deadline) {
         // The deadline moved since this check was planned: look again when it has passed.
-        context.schedule(this::hedgeIfStillWaiting, deadline - youngest);
-        return;
-      }
-      if (!context.budget().tryTake()) {
-        LOG.debug("{}: not hedged, the hedge budget is spent", what);
+        lookAgainNanos = deadline - youngest;
+      } else if (!context.budget().tryTake()) {
         // No token now; GETs earn more, so look again a deadline later.
-        context.schedule(this::hedgeIfStillWaiting, deadline);
-        return;
-      }
-      if (inFlight.size() > context.configuration().hedgeMaxCopies()) {
+        budgetSpent = true;
+        lookAgainNanos = deadline;
+      } else if (inFlight.size() > context.configuration().hedgeMaxCopies()) {
         abandoned = inFlight.remove(0);
       }
+    }
+    if (lookAgainNanos >= 0) {
+      if (budgetSpent) {
+        LOG.debug("{}: {} not hedged, the hedge budget is spent", what, newest);
+      }
+      context.schedule(
+          this::hedgeIfStillWaiting, lookAgainNanos, what, newest, "the hedge deadline");
+      return;
     }
     if (abandoned != null) {
       abandoned.cancel();
@@ -262,7 +280,13 @@ final class Call<T> {
     } else {
       settleTie(attempt, true);
       if (wasInFlight && !(failure instanceof CancellationException)) {
-        failed(attempt, Futures.asIoException(failure), othersInFlight);
+        Throwable cause = Futures.unwrap(failure);
+        if (cause instanceof Error error) {
+          // Not the store's failure (out of memory, a class that did not load): not retried.
+          notRetried(attempt, error);
+        } else {
+          failed(attempt, Futures.asIoException(cause), othersInFlight);
+        }
       }
     }
   }
@@ -281,13 +305,6 @@ final class Call<T> {
     if (isTied()) {
       cancelAttemptsExcept(partner);
     }
-    if (partner != null) {
-      Attempt<T> late = partner;
-      if (!context.schedule(() -> settleTie(late, true), context.times().hedgeDeadlineNanos())) {
-        settleTie(late, true);
-      }
-      return;
-    }
     if (LOG.isDebugEnabled()
         && (winner.kind() != Attempt.Kind.TRY || hedgesSent() > 0 || isTied())) {
       LOG.debug(
@@ -297,6 +314,18 @@ final class Call<T> {
           (context.ticker().nanos() - startNanos) / 1_000_000,
           winner.kind() == Attempt.Kind.HEDGE ? ": the hedge won" : "",
           tried());
+    }
+    if (partner != null) {
+      Attempt<T> late = partner;
+      if (!context.schedule(
+          () -> settleTie(late, true),
+          context.times().hedgeDeadlineNanos(),
+          what,
+          late,
+          "the verdict on the tied pair")) {
+        settleTie(late, true);
+      }
+      return;
     }
     // In a tied call, a hedge was sent only if both halves of the pair waited past the deadline.
     context
@@ -321,15 +350,20 @@ final class Call<T> {
 
   /** An attempt failed: fail the call, wait for the other attempts, or retry. */
   private void failed(Attempt<T> attempt, IOException error, boolean othersInFlight) {
+    if (!ErrorKind.isRetryable(error)) {
+      notRetried(attempt, error);
+    } else if (!othersInFlight && !result.isDone()) {
+      retryAfter(attempt, error);
+    }
+  }
+
+  /** An attempt failed with {@code error}, which fails the call. */
+  private void notRetried(Attempt<T> attempt, Throwable error) {
     if (result.isDone()) {
       return;
     }
-    if (!ErrorKind.isRetryable(error)) {
-      LOG.debug("{}: {} failed ({}), not retried: {}", what, attempt, ErrorKind.of(error), error);
-      result.completeExceptionally(error);
-    } else if (!othersInFlight) {
-      retryAfter(attempt, error);
-    }
+    LOG.debug("{}: {} failed ({}), not retried: {}", what, attempt, ErrorKind.of(error), error);
+    result.completeExceptionally(error);
   }
 
   private void retryAfter(Attempt<T> attempt, IOException error) {

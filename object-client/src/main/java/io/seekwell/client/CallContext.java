@@ -52,14 +52,22 @@ record CallContext(
         freesConnectionOnCancel);
   }
 
-  /** Runs {@code task} after {@code delayNanos}; false if the scheduler is closed. */
-  boolean schedule(Runnable task, long delayNanos) {
+  /**
+   * Runs {@code task}, {@code which} (such as {@code "the headers timeout"}) for {@code attempt} of
+   * the call {@code what}, after {@code delayNanos}; false if the scheduler is closed.
+   */
+  boolean schedule(Runnable task, long delayNanos, String what, Attempt<?> attempt, String which) {
     try {
       scheduler.schedule(task, delayNanos);
       return true;
     } catch (RejectedExecutionException closed) {
-      // Closing: the attempts in flight decide the outcome.
-      LOG.debug("not scheduled, the client is closing: {}", closed.toString());
+      // Closing: the caller decides what the attempt does without it.
+      LOG.debug(
+          "{}: {} not scheduled for {}, the client is closing: {}",
+          what,
+          which,
+          attempt,
+          closed.toString());
       return false;
     }
   }

@@ -42,9 +42,10 @@ final class RequestPlaces {
   /**
    * Both places for {@code attempt} of the call {@code what} to {@code bucket}: the bucket's, then
    * a connection. The future fails with the waits' own exceptions (not wrapped): cancelled when the
-   * attempt is, or an {@link ObjectStoreException} when no place came before {@code deadlineNanos}
-   * (a {@link CallContext#ticker()} time). A bucket place taken is given back if the connection
-   * never comes.
+   * attempt is, or an {@link ObjectStoreException} that is not retryable when no place came before
+   * {@code deadlineNanos} (a {@link CallContext#ticker()} time) or when that deadline could not be
+   * set because the client is closing. A bucket place taken is given back if the connection never
+   * comes.
    */
   CompletableFuture<Held> admit(
       Attempt<?> attempt,
@@ -90,27 +91,39 @@ final class RequestPlaces {
       place.thenRun(
           () ->
               LOG.debug(
-                  "{}: {} sent after waiting {} ms for a place ({})",
+                  "{}: {} got a place after waiting {} ms ({})",
                   what,
                   attempt,
                   (ticker.nanos() - queued) / 1_000_000,
                   places));
       long left = deadlineNanos - ticker.nanos();
       if (!context.schedule(
-          () -> place.completeExceptionally(notSent(what, places, context)), Math.max(0, left))) {
-        place.cancel(true);
+          () ->
+              place.completeExceptionally(
+                  notSent(
+                      what,
+                      " within the retry deadline of "
+                          + context.policy().deadline().toMillis()
+                          + " ms",
+                      places)),
+          Math.max(0, left),
+          what,
+          attempt,
+          "the deadline of the wait for a place")) {
+        // Without a deadline the wait could last for ever: the attempt fails now instead.
+        place.completeExceptionally(notSent(what, ": the client is closing", places));
       }
     }
     return place;
   }
 
-  private static ObjectStoreException notSent(
-      String what, ConcurrencyLimit places, CallContext context) {
+  /** The error of an attempt of the call {@code what} not sent, and {@code why}: not retryable. */
+  private static ObjectStoreException notSent(String what, String why, ConcurrencyLimit places) {
     return new ObjectStoreException(
         what
-            + ": not sent within the retry deadline of "
-            + context.policy().deadline().toMillis()
-            + " ms, waiting for a place among the requests in flight ("
+            + ": not sent"
+            + why
+            + ", waiting for a place among the requests in flight ("
             + places
             + ")",
         0,

@@ -134,15 +134,10 @@ final class ResumingInputStream extends BulkReadInputStream {
           resumesWithoutProgress == 0
               ? 0
               : policy.delayBefore(resumesWithoutProgress, last).toNanos();
-      long remainingNanos = policy.deadline().toNanos() - (shared.ticker().nanos() - startNanos);
+      long elapsedNanos = shared.ticker().nanos() - startNanos;
       if (resumesWithoutProgress + 1 >= policy.configuration().resumeMaxAttempts()
-          || delayNanos > remainingNanos) {
-        String tried =
-            (resumes + 1)
-                + (resumes == 0 ? " GET" : " GETs")
-                + " of the body, "
-                + (resumesWithoutProgress + 1)
-                + " in a row without a byte";
+          || policy.isPastDeadline(elapsedNanos, delayNanos)) {
+        String tried = RetryPolicy.triedBody(resumes + 1, resumesWithoutProgress + 1);
         LOG.debug(
             "GET {}: gave up resuming at byte {} after {} ({}): {}",
             request.describe(),
@@ -170,7 +165,7 @@ final class ResumingInputStream extends BulkReadInputStream {
         watch(
             Futures.awaitClosingLate(
                 shared.sender().getObject(rest),
-                remainingNanos - delayNanos,
+                policy.nanosLeft(elapsedNanos) - delayNanos,
                 "GET " + rest.describe()));
         return;
       } catch (IOException e) {

@@ -69,31 +69,41 @@ final class RetryPolicy {
 
   /** Whether a try {@code delayNanos} from now, {@code elapsedNanos} into a call, is too late. */
   boolean isPastDeadline(long elapsedNanos, long delayNanos) {
-    return elapsedNanos + delayNanos > deadline().toNanos();
+    return delayNanos > nanosLeft(elapsedNanos);
+  }
+
+  /** What is left of the deadline {@code elapsedNanos} into a call; negative once it has passed. */
+  long nanosLeft(long elapsedNanos) {
+    return deadline().toNanos() - elapsedNanos;
   }
 
   /**
    * What a call tried: {@code attempts} tries, the first {@code tied} or not, and {@code hedges}.
    */
   static String tried(int attempts, boolean tied, int hedges) {
-    return attempts
-        + (attempts == 1 ? " attempt" : " attempts")
+    return count(attempts, "attempt", "attempts")
         + (tied ? " (the first sent twice at once)" : "")
-        + (hedges == 0 ? "" : " and " + hedges + (hedges == 1 ? " hedge" : " hedges"));
+        + (hedges == 0 ? "" : " and " + count(hedges, "hedge", "hedges"));
   }
 
-  /** The error to report once no attempt is left: the last one, saying how many were made. */
-  static IOException exhausted(IOException last, String tried) {
-    String message = last.getMessage() + " (gave up after " + tried + ")";
-    if (last instanceof ObjectStoreException storeError) {
-      return new ObjectStoreException(
-          message,
-          storeError.statusCode(),
-          storeError.errorCode().orElse(null),
-          storeError.requestId().orElse(null),
-          false,
-          last);
-    }
-    return new IOException(message, last);
+  /** What a resumed body tried: {@code gets} GETs of it, the last {@code withoutAByte} in a row. */
+  static String triedBody(int gets, int withoutAByte) {
+    return count(gets, "GET", "GETs")
+        + " of the body, "
+        + withoutAByte
+        + " in a row without a byte";
+  }
+
+  private static String count(int n, String one, String many) {
+    return n + " " + (n == 1 ? one : many);
+  }
+
+  /**
+   * The error to report once no attempt is left: the last one, saying how many were made, of its
+   * kind and not retryable ({@link ObjectStoreException#givenUp}), so that a body is not resumed
+   * again with a request that has given up.
+   */
+  static ObjectStoreException exhausted(IOException last, String tried) {
+    return ObjectStoreException.givenUp(last.getMessage() + " (gave up after " + tried + ")", last);
   }
 }

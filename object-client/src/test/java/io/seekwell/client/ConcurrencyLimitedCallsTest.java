@@ -121,6 +121,61 @@ class ConcurrencyLimitedCallsTest {
   }
 
   @Test
+  void aRetryThatWaitsForAPlaceIsLoggedAsSentOnlyOnceItIsSent() throws Exception {
+    faults.thenHang().thenHang();
+    try (RetryingObjectClient client = client(ONE_AT_A_TIME);
+        CapturedLogs logs = new CapturedLogs()) {
+      CompletableFuture<ObjectContent> first = client.getObject(get(0, 99, RequestOptions.none()));
+      client.getObject(get(100, 199, RequestOptions.none()));
+      long timeout = times.headersTimeoutNanos(1);
+      clock.advance(Duration.ofNanos(timeout)); // the first times out; the second takes its place
+      clock.advance(Duration.ofNanos(timeout - 1)); // the first's retry waits for the place
+      assertTrue(
+          logs.line("[0-99]: attempt 2 (TRY) waits for a place").startsWith("GET s3://bucket/key"));
+      assertTrue(
+          logs.debugLines().stream().noneMatch(line -> line.contains("sent as a retry")),
+          () -> "not sent yet: " + logs.debugLines());
+
+      clock.advance(Duration.ofNanos(1)); // the second times out and gives the place back
+      assertTrue(
+          logs.line("[0-99]: attempt 2 (TRY) got a place after waiting")
+              .startsWith("GET s3://bucket/key"));
+      assertEquals(
+          "GET s3://bucket/key [0-99]: attempt 2 (TRY) sent as a retry",
+          logs.line("sent as a retry"));
+      assertBytes(0, 99, first);
+    }
+  }
+
+  @Test
+  void aGetWaitingForAPlaceWhenTheClientClosesFailsInsteadOfWaitingForEver() {
+    faults.thenHang();
+    try (RetryingObjectClient client = client(ONE_AT_A_TIME);
+        CapturedLogs logs = new CapturedLogs()) {
+      client.getObject(get(0, 99, RequestOptions.none()));
+      clock.close(); // closing: the scheduler takes no more tasks
+      CompletableFuture<ObjectContent> waiting =
+          client.getObject(get(100, 199, RequestOptions.none()));
+
+      assertTrue(waiting.isCompletedExceptionally(), "failed at once");
+      ExecutionException e = assertThrows(ExecutionException.class, waiting::get);
+      ObjectStoreException failure = assertInstanceOf(ObjectStoreException.class, e.getCause());
+      assertTrue(
+          failure
+              .getMessage()
+              .startsWith("GET s3://bucket/key [100-199]: not sent: the client is closing"),
+          failure.getMessage());
+      assertEquals(1, sentRanges().size());
+      assertTrue(
+          logs.line("not scheduled")
+              .startsWith(
+                  "GET s3://bucket/key [100-199]: the deadline of the wait for a place not"
+                      + " scheduled for attempt 1 (TRY), the client is closing"),
+          () -> logs.debugLines().toString());
+    }
+  }
+
+  @Test
   void demandGetsWaitingGoBeforePrefetchGetsWaiting() throws Exception {
     faults.thenHang();
     try (RetryingObjectClient client = client(ONE_AT_A_TIME)) {

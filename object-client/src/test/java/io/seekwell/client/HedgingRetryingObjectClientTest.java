@@ -3,6 +3,7 @@ package io.seekwell.client;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,8 +11,11 @@ import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectStoreException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.SocketException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -92,6 +96,32 @@ class HedgingRetryingObjectClientTest {
           logs.line("concurrency limit").contains("limit of bucket bucket cut to 1"),
           () -> logs.debugLines().toString());
     }
+  }
+
+  @Test
+  void anErrorThrownBySendingFailsTheCallAtOnceAndIsNotRetried() throws Exception {
+    OutOfMemoryError outOfMemory = new OutOfMemoryError("scripted");
+    store.faults.thenThrow(outOfMemory);
+    CompletableFuture<ObjectContent> response = client.getObject(store.all);
+    assertTrue(response.isCompletedExceptionally(), "failed at once, with no retry planned");
+    ExecutionException e = assertThrows(ExecutionException.class, response::get);
+    assertSame(outOfMemory, e.getCause(), "the Error itself, not a transient IOException");
+
+    store.clock.advance(Duration.ofSeconds(10)); // past any backoff, hedge or timeout
+    assertEquals(1, store.faults.sentGets().size());
+    assertEquals(0, store.metrics.get(Metric.RETRIES));
+    assertEquals(0, store.metrics.get(Metric.HEDGED_GETS));
+  }
+
+  @Test
+  void aRuntimeExceptionThrownBySendingIsRetriedAsBefore() throws Exception {
+    // Connectors' clients throw UncheckedIOException, and blocking SDK calls SdkException.
+    store.faults.thenThrow(new UncheckedIOException(new SocketException("Connection reset")));
+    CompletableFuture<ObjectContent> response = client.getObject(store.all);
+    store.clock.advance(CONFIG.maxDelay());
+    assertArrayEquals(store.content, readAll(response));
+    assertEquals(2, store.faults.sentGets().size());
+    assertEquals(1, store.metrics.get(Metric.RETRIES));
   }
 
   @Test

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,7 @@ class RequestPlacesTest {
   }
 
   private static Attempt<Object> attempt(int number) {
-    return new Attempt<>(Attempt.Kind.TRY, number, 1_000_000_000L, true, value -> {});
+    return new Attempt<>(Attempt.Kind.TRY, number, "", 1_000_000_000L, true, value -> {});
   }
 
   private CompletableFuture<RequestPlaces.Held> admit(Attempt<Object> attempt, boolean prefetch) {
@@ -88,6 +89,26 @@ class RequestPlacesTest {
     first.bucket().release(ConcurrencyLimit.Outcome.SUCCESS);
     first.connection().release(ConcurrencyLimit.Outcome.OTHER);
     assertTrue(admit(attempt(3), false).isDone(), "the failed attempt holds no connection");
+  }
+
+  @Test
+  void aWaitWhoseDeadlineCannotBeSetAsTheClientClosesFailsAtOnce() {
+    RequestPlaces.Held first = admit(attempt(1), false).join();
+    clock.close(); // the client is closing: its scheduler takes no deadline
+    CompletableFuture<RequestPlaces.Held> late = admit(attempt(2), false);
+
+    assertTrue(late.isCompletedExceptionally(), "failed, not left waiting for ever");
+    CompletionException e = assertThrows(CompletionException.class, late::join);
+    ObjectStoreException notSent = assertInstanceOf(ObjectStoreException.class, e.getCause());
+    assertTrue(
+        notSent
+            .getMessage()
+            .startsWith("GET s3://bucket/key [0-9]: not sent: the client is closing"),
+        notSent::toString);
+    assertFalse(ErrorKind.isRetryable(notSent));
+
+    first.connection().release(ConcurrencyLimit.Outcome.OTHER);
+    assertTrue(admit(attempt(3), false).isDone(), "the failed attempt took no connection");
   }
 
   @Test

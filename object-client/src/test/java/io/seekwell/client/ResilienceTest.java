@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
+import io.seekwell.common.object.ErrorKind;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectLocation;
@@ -17,6 +19,7 @@ import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.ManualClock;
 import io.seekwell.testing.TestData;
 import java.io.IOException;
+import java.net.SocketException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -242,6 +245,12 @@ class ResilienceTest {
               + ": attempt 2 (TIED) sent as a tied request with attempt 1 (TRY), connections"
               + " stalling",
           logs.line("(TIED) sent"));
+      assertEquals(
+          "GET "
+              + ALL.describe()
+              + ": attempt 2 (TIED) answered after 0 ms, 1 attempt (the first sent twice at once)",
+          logs.line("answered"),
+          "the winner of the pair is logged while its other half still has time to answer");
       CompletableFuture<ObjectContent> stalled =
           faults.hungGets().get(faults.hungGets().size() - 1);
       clock.advance(Duration.ofMillis(20).minusNanos(1));
@@ -367,7 +376,20 @@ class ResilienceTest {
     }
     List<CompletableFuture<ObjectContent>> responses =
         java.util.stream.IntStream.range(0, calls).mapToObj(i -> client.getObject(ALL)).toList();
-    clock.advance(Duration.ofSeconds(3));
+    List<String> notHedged;
+    try (CapturedLogs logs = new CapturedLogs()) {
+      clock.advance(Duration.ofSeconds(3));
+      notHedged = logs.debugLines().stream().filter(line -> line.contains("not hedged")).toList();
+    }
+    assertFalse(notHedged.isEmpty(), "the budget ran out");
+    assertTrue(
+        notHedged.stream()
+            .allMatch(
+                line ->
+                    line.matches(
+                        "GET s3://bucket/key \\[0-199999\\]: attempt \\d+ \\((TRY|HEDGE)\\) not"
+                            + " hedged, the hedge budget is spent")),
+        notHedged::toString);
     long hedges = metrics.get(Metric.HEDGED_GETS);
     assertEquals(0, metrics.get(Metric.HEDGES_WON));
     assertTrue(
@@ -397,6 +419,8 @@ class ResilienceTest {
         org.junit.jupiter.api.Assertions.assertThrows(
             ExecutionException.class, () -> response.get(1, TimeUnit.SECONDS));
     ObjectStoreException error = assertInstanceOf(ObjectStoreException.class, failure.getCause());
+    assertEquals(ErrorKind.STALLED, error.kind(), "a given-up stall is still a stall");
+    assertFalse(error.isRetryable());
     java.util.regex.Matcher message =
         java.util.regex.Pattern.compile(
                 "GET s3://bucket/key \\[0-199999\\]: no response headers within 5000 ms"
@@ -439,6 +463,27 @@ class ResilienceTest {
     assertEquals(2, gets.size(), gets::toString);
     assertEquals(ByteRange.of(70_000, CONTENT.length - 1), gets.get(1).range());
     assertEquals(Optional.of(etag), gets.get(1).etag());
+  }
+
+  @Test
+  void aBodyWhoseResumeGaveUpFailsWithoutAnotherResume() throws Exception {
+    // The GET of the rest fails with an error that is no ObjectStoreException (as S3A's are), and
+    // with one attempt its call gives up at once: the read ends there, naming the error's kind.
+    faults.thenCutBodyAfter(1_000).thenFail(new SocketException("Connection reset"));
+    ManualClock time = new ManualClock();
+    try (RetryingObjectClient oneAttempt =
+            new RetryingObjectClient(
+                faults, CONFIG.toBuilder().maxAttempts(1).build(), metrics, time, time);
+        ObjectContent content = oneAttempt.getObject(ALL).get(10, TimeUnit.SECONDS)) {
+      assertArrayEquals(Arrays.copyOf(CONTENT, 1_000), content.stream().readNBytes(1_000));
+      IOException e = assertThrows(IOException.class, () -> content.stream().read());
+      ObjectStoreException gaveUp = assertInstanceOf(ObjectStoreException.class, e);
+      assertEquals("Connection reset (gave up after 1 attempt)", gaveUp.getMessage());
+      assertEquals(ErrorKind.TRANSIENT, gaveUp.kind());
+      assertFalse(gaveUp.isRetryable());
+    }
+    assertEquals(2, faults.sentGets().size(), "the first GET and one GET of the rest");
+    assertEquals(1, metrics.get(Metric.BODIES_RESUMED));
   }
 
   @Test

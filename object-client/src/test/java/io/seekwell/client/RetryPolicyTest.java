@@ -2,12 +2,11 @@ package io.seekwell.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.seekwell.common.object.ErrorKind;
 import io.seekwell.common.object.ObjectStoreException;
-import java.io.IOException;
 import java.net.SocketException;
 import java.time.Duration;
 import net.jqwik.api.ForAll;
@@ -73,17 +72,46 @@ class RetryPolicyTest {
   @Test
   void exhaustedKeepsTheLastErrorsKindAndCountsAttempts() {
     ObjectStoreException last = storeError(503, true);
-    IOException reported = RetryPolicy.exhausted(last, "5 attempts");
-    ObjectStoreException store = assertInstanceOf(ObjectStoreException.class, reported);
+    ObjectStoreException store = RetryPolicy.exhausted(last, "5 attempts");
     assertEquals(503, store.statusCode());
     assertEquals("SlowDown", store.errorCode().orElseThrow());
+    assertEquals(ErrorKind.THROTTLED, store.kind());
     assertEquals("GET s3://b/k [0-9]: slow down (gave up after 5 attempts)", store.getMessage());
     assertFalse(store.isRetryable());
     assertSame(last, store.getCause());
 
-    IOException reset =
-        RetryPolicy.exhausted(new SocketException("reset"), "1 attempt and 2 hedges");
+    ObjectStoreException stall =
+        RetryPolicy.exhausted(ObjectStoreException.stalled("no headers", null), "2 attempts");
+    assertEquals(ErrorKind.STALLED, stall.kind(), "a stall given up is still a stall");
+    assertFalse(ErrorKind.isRetryable(stall));
+
+    SocketException socket = new SocketException("reset");
+    ObjectStoreException reset = RetryPolicy.exhausted(socket, "1 attempt and 2 hedges");
     assertEquals("reset (gave up after 1 attempt and 2 hedges)", reset.getMessage());
+    assertEquals(ErrorKind.TRANSIENT, reset.kind(), "not OTHER: the kind is the error's");
+    assertEquals(0, reset.statusCode());
+    assertFalse(ErrorKind.isRetryable(reset), "no layer above tries a given-up request again");
+    assertSame(socket, reset.getCause());
+  }
+
+  @Test
+  void whatWasTriedIsCountedInWords() {
+    assertEquals("1 attempt", RetryPolicy.tried(1, false, 0));
+    assertEquals(
+        "3 attempts (the first sent twice at once) and 1 hedge", RetryPolicy.tried(3, true, 1));
+    assertEquals("1 GET of the body, 1 in a row without a byte", RetryPolicy.triedBody(1, 1));
+    assertEquals("4 GETs of the body, 2 in a row without a byte", RetryPolicy.triedBody(4, 2));
+  }
+
+  @Test
+  void theDeadlineIsPassedByATryThatWouldStartAfterIt() {
+    RetryPolicy policy =
+        new RetryPolicy(CONFIG.toBuilder().retryDeadline(Duration.ofSeconds(10)).build());
+    long second = Duration.ofSeconds(1).toNanos();
+    assertEquals(7 * second, policy.nanosLeft(3 * second));
+    assertFalse(policy.isPastDeadline(3 * second, 7 * second));
+    assertTrue(policy.isPastDeadline(3 * second, 7 * second + 1));
+    assertTrue(policy.nanosLeft(11 * second) < 0);
   }
 
   private static ObjectStoreException storeError(int status, boolean retryable) {

@@ -20,8 +20,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Wraps an object client and plays a script of faults, one per request in order: fail the request,
- * let it succeed and cut its body after some bytes, never answer it (until cancelled), or let its
- * body stall after some bytes until it is closed. Requests beyond the script pass through.
+ * throw from the send, let it succeed and cut its body after some bytes, never answer it (until
+ * cancelled), or let its body stall after some bytes until it is closed. Requests beyond the script
+ * pass through.
  */
 final class ScriptedFaultsObjectClient implements ObjectClient {
 
@@ -32,6 +33,9 @@ final class ScriptedFaultsObjectClient implements ObjectClient {
 
   /** A body that delivers some bytes, then blocks until it is closed. */
   private record Stall(long after) {}
+
+  /** A request whose send throws {@code thrown} instead of returning a future. */
+  private record Throws(Throwable thrown) {}
 
   /** A request that is never answered. */
   private enum Hang {
@@ -57,6 +61,18 @@ final class ScriptedFaultsObjectClient implements ObjectClient {
   /** The next request fails with {@code error}. */
   synchronized ScriptedFaultsObjectClient thenFail(IOException error) {
     script.add(error);
+    return this;
+  }
+
+  /** The next GET throws {@code unchecked} from the send itself, as a client that blocks may. */
+  synchronized ScriptedFaultsObjectClient thenThrow(RuntimeException unchecked) {
+    script.add(new Throws(unchecked));
+    return this;
+  }
+
+  /** The next GET throws {@code error} from the send itself. */
+  synchronized ScriptedFaultsObjectClient thenThrow(Error error) {
+    script.add(new Throws(error));
     return this;
   }
 
@@ -106,6 +122,12 @@ final class ScriptedFaultsObjectClient implements ObjectClient {
     Object fault = next();
     if (fault instanceof IOException error) {
       return CompletableFuture.failedFuture(error);
+    }
+    if (fault instanceof Throws throwing) {
+      if (throwing.thrown() instanceof Error error) {
+        throw error;
+      }
+      throw (RuntimeException) throwing.thrown();
     }
     if (fault == Hang.INSTANCE) {
       CompletableFuture<ObjectContent> never = new CompletableFuture<>();

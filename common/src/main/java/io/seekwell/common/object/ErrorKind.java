@@ -9,38 +9,36 @@ import java.nio.file.AccessDeniedException;
 
 /**
  * What kind an error of an {@link ObjectClient} is: the one place that decides it, from the typed
- * exceptions of the {@link ObjectClient} contract. The retry decision, the error metric and the
- * client contracts all ask {@link #of(Throwable)}; the SDK adapters only build the typed
- * exceptions. Immutable and thread-safe.
+ * exceptions of the {@link ObjectClient} contract. The error metric and the client contracts ask
+ * {@link #of(Throwable)}, the retry decision {@link #isRetryable}; the SDK adapters only build the
+ * typed exceptions. Immutable and thread-safe.
  */
 public enum ErrorKind {
   /** The store asked for fewer requests: HTTP 503, 429 or the error code {@code SlowDown}. */
-  THROTTLED(Metric.ERRORS_THROTTLED, true),
+  THROTTLED(Metric.ERRORS_THROTTLED),
   /** No answer came: a connection error, a timeout or a body that ended early. */
-  TRANSIENT(Metric.ERRORS_NETWORK, true),
+  TRANSIENT(Metric.ERRORS_NETWORK),
   /** Seekwell cut a connection that stopped delivering, or gave up waiting for headers. */
-  STALLED(Metric.ERRORS_NETWORK, true),
+  STALLED(Metric.ERRORS_NETWORK),
   /** The store failed (HTTP 5xx other than throttling). */
-  SERVER(Metric.ERRORS_SERVER, true),
+  SERVER(Metric.ERRORS_SERVER),
   /** The object or its bucket does not exist (HTTP 404). */
-  NOT_FOUND(Metric.ERRORS_NOT_FOUND, false),
+  NOT_FOUND(Metric.ERRORS_NOT_FOUND),
   /** The object no longer has the expected ETag (HTTP 412). */
-  CHANGED(Metric.ERRORS_OBJECT_CHANGED, false),
+  CHANGED(Metric.ERRORS_OBJECT_CHANGED),
   /** Access was refused (HTTP 403). */
-  DENIED(Metric.ERRORS_ACCESS_DENIED, false),
+  DENIED(Metric.ERRORS_ACCESS_DENIED),
   /** The range starts past the end of the object (HTTP 416). */
-  RANGE(Metric.ERRORS_RANGE, false),
+  RANGE(Metric.ERRORS_RANGE),
   /** The store refused the request as sent (another HTTP 4xx). */
-  CLIENT(Metric.ERRORS_OTHER, false),
+  CLIENT(Metric.ERRORS_OTHER),
   /** Anything else: a cancelled request, an error that is not an {@link IOException}. */
-  OTHER(Metric.ERRORS_OTHER, false);
+  OTHER(Metric.ERRORS_OTHER);
 
   private final Metric metric;
-  private final boolean retryable;
 
-  ErrorKind(Metric metric, boolean retryable) {
+  ErrorKind(Metric metric) {
     this.metric = metric;
-    this.retryable = retryable;
   }
 
   /** The error counter this kind is counted in. */
@@ -103,15 +101,19 @@ public enum ErrorKind {
   }
 
   /**
-   * Whether sending the same request again may succeed. An {@link ObjectStoreException} says so
-   * itself (the store decides which of its codes are worth a retry, and an error that used up its
-   * attempts is not); any other error is retryable if its kind is.
+   * Whether sending the same request again may succeed: the one answer to it, which the retries and
+   * the resumed bodies ask. A kind alone does not say: an {@link ObjectStoreException} carries its
+   * own answer, set where it is made (the SDK adapters set {@link #storeMayRetry}, so a 400 {@code
+   * RequestTimeout} of kind {@link #CLIENT} is retried and a 501 of kind {@link #SERVER} is not; a
+   * stall is retryable; an error that used up its attempts, {@link ObjectStoreException#givenUp},
+   * is not). Any other error is retryable only if it is {@link #TRANSIENT}: an {@link IOException}
+   * of no more specific type.
    */
   public static boolean isRetryable(Throwable failure) {
     Throwable cause = Futures.unwrap(failure);
     if (cause instanceof ObjectStoreException store) {
       return store.isRetryable();
     }
-    return of(cause).retryable;
+    return of(cause) == TRANSIENT;
   }
 }

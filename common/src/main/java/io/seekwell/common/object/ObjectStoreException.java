@@ -16,7 +16,7 @@ public class ObjectStoreException extends IOException {
   private final String errorCode;
   private final String requestId;
   private final boolean retryable;
-  private final boolean stalled;
+  private final ErrorKind kind;
 
   /**
    * Creates the exception.
@@ -35,7 +35,14 @@ public class ObjectStoreException extends IOException {
       String requestId,
       boolean retryable,
       Throwable cause) {
-    this(message, statusCode, errorCode, requestId, retryable, false, cause);
+    this(
+        message,
+        statusCode,
+        errorCode,
+        requestId,
+        retryable,
+        ErrorKind.of(statusCode, errorCode, retryable),
+        cause);
   }
 
   private ObjectStoreException(
@@ -44,14 +51,14 @@ public class ObjectStoreException extends IOException {
       String errorCode,
       String requestId,
       boolean retryable,
-      boolean stalled,
+      ErrorKind kind,
       Throwable cause) {
     super(message, cause);
     this.statusCode = statusCode;
     this.errorCode = errorCode;
     this.requestId = requestId;
     this.retryable = retryable;
-    this.stalled = stalled;
+    this.kind = kind;
   }
 
   /**
@@ -59,12 +66,25 @@ public class ObjectStoreException extends IOException {
    * time): retryable, of kind {@link ErrorKind#STALLED}.
    */
   public static ObjectStoreException stalled(String message, Throwable cause) {
-    return new ObjectStoreException(message, 0, null, null, true, true, cause);
+    return new ObjectStoreException(message, 0, null, null, true, ErrorKind.STALLED, cause);
+  }
+
+  /**
+   * {@code last}, reported with {@code message} once no attempt is left: of {@code last}'s kind
+   * (whatever exception it is), with its status, error code and request id if it is an {@code
+   * ObjectStoreException}, and not retryable, so that no layer above tries again.
+   */
+  public static ObjectStoreException givenUp(String message, IOException last) {
+    if (last instanceof ObjectStoreException store) {
+      return new ObjectStoreException(
+          message, store.statusCode, store.errorCode, store.requestId, false, store.kind, last);
+    }
+    return new ObjectStoreException(message, 0, null, null, false, ErrorKind.of(last), last);
   }
 
   /** What kind of error this is, as {@link ErrorKind} decides. */
   public ErrorKind kind() {
-    return stalled ? ErrorKind.STALLED : ErrorKind.of(statusCode, errorCode, retryable);
+    return kind;
   }
 
   /** The HTTP status, or 0 if the request got no response (connection or timeout error). */

@@ -63,6 +63,39 @@ class ErrorKindTest {
   }
 
   @Test
+  void aStoreErrorSaysItselfWhetherItIsRetriedWhateverItsKind() {
+    ObjectStoreException requestTimeout =
+        storeError(400, "RequestTimeout", ErrorKind.storeMayRetry(400, "RequestTimeout"));
+    assertEquals(ErrorKind.CLIENT, requestTimeout.kind());
+    assertTrue(ErrorKind.isRetryable(requestTimeout));
+    ObjectStoreException notImplemented = storeError(501, null, ErrorKind.storeMayRetry(501, null));
+    assertEquals(ErrorKind.SERVER, notImplemented.kind());
+    assertFalse(ErrorKind.isRetryable(notImplemented));
+  }
+
+  @Test
+  void anErrorGivenUpKeepsItsKindAndIsNotRetryable() {
+    ObjectStoreException slowDown = storeError(503, "SlowDown", true);
+    ObjectStoreException throttled = ObjectStoreException.givenUp("gave up", slowDown);
+    assertEquals(ErrorKind.THROTTLED, throttled.kind());
+    assertEquals(503, throttled.statusCode());
+    assertEquals("req-1", throttled.requestId().orElseThrow());
+    assertFalse(ErrorKind.isRetryable(throttled));
+
+    ObjectStoreException stall = ObjectStoreException.stalled("cut", null);
+    assertEquals(ErrorKind.STALLED, ObjectStoreException.givenUp("gave up", stall).kind());
+    ObjectStoreException transientError = storeError(0, null, true);
+    assertEquals(ErrorKind.TRANSIENT, ObjectStoreException.givenUp("x", transientError).kind());
+
+    SocketException reset = new SocketException("Connection reset");
+    ObjectStoreException network = ObjectStoreException.givenUp("gave up", reset);
+    assertEquals(ErrorKind.TRANSIENT, network.kind());
+    assertEquals(Metric.ERRORS_NETWORK, network.kind().metric());
+    assertFalse(ErrorKind.isRetryable(network));
+    assertEquals(reset, network.getCause());
+  }
+
+  @Test
   void theStoreMayRetryThrottlingServerErrorsAndTimeouts() {
     for (int status : new int[] {429, 500, 502, 503, 504}) {
       assertTrue(ErrorKind.storeMayRetry(status, null), () -> "HTTP " + status);
