@@ -3,8 +3,6 @@ package io.seekwell;
 import io.seekwell.client.ObjectClientConfiguration;
 import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.logical.LogicalIOConfiguration;
-import io.seekwell.physical.DiskCacheConfiguration;
-import io.seekwell.physical.PhysicalIOConfiguration;
 import java.util.Objects;
 
 /**

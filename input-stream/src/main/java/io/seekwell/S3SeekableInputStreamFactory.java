@@ -17,7 +17,6 @@ import io.seekwell.logical.ReadStrategy;
 import io.seekwell.physical.FetchContext;
 import io.seekwell.physical.ObjectReader;
 import io.seekwell.physical.PhysicalIO;
-import io.seekwell.physical.PhysicalIOConfiguration;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -69,7 +68,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
    * with the timer and the time the caller gives (tests move time themselves). The factory closes
    * {@code scheduler}.
    */
-  public S3SeekableInputStreamFactory(
+  S3SeekableInputStreamFactory(
       ObjectClient client,
       S3SeekableInputStreamConfiguration configuration,
       Scheduler scheduler,

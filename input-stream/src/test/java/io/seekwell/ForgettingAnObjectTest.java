@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.logical.LogicalIOConfiguration;
-import io.seekwell.physical.PhysicalIOConfiguration;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.ManualClock;
 import io.seekwell.testing.TestData;

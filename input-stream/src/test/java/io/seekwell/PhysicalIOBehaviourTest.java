@@ -14,7 +14,6 @@ import io.seekwell.common.object.ObjectChangedException;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.logical.LogicalIOConfiguration;
-import io.seekwell.physical.PhysicalIOConfiguration;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.ManualClock;
 import io.seekwell.testing.TestData;

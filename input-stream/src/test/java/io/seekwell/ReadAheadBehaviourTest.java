@@ -10,7 +10,6 @@ import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.logical.LogicalIOConfiguration;
-import io.seekwell.physical.PhysicalIOConfiguration;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
 import java.io.IOException;

@@ -3,8 +3,6 @@ package io.seekwell;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.seekwell.logical.LogicalIOConfiguration;
-import io.seekwell.physical.DiskCacheConfiguration;
-import io.seekwell.physical.PhysicalIOConfiguration;
 import io.seekwell.testing.ConfigurationReference;
 import java.util.List;
 import org.junit.jupiter.api.Test;

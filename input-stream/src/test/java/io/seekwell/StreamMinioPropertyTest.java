@@ -3,7 +3,6 @@ package io.seekwell;
 import io.seekwell.client.ObjectClientConfiguration;
 import io.seekwell.client.S3SdkObjectClient;
 import io.seekwell.client.SdkClients;
-import io.seekwell.physical.PhysicalIOConfiguration;
 import io.seekwell.testing.S3TestBucket;
 import io.seekwell.testing.TestData;
 import io.seekwell.testing.WithS3Server;

@@ -9,7 +9,6 @@ import io.seekwell.client.SdkClients;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.object.ObjectMetadata;
-import io.seekwell.physical.PhysicalIOConfiguration;
 import io.seekwell.testing.S3TestBucket;
 import io.seekwell.testing.TestData;
 import io.seekwell.testing.WithS3Server;

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectLocation;
-import io.seekwell.physical.PhysicalIOConfiguration;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
 import java.io.EOFException;

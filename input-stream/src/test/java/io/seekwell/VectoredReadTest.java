@@ -11,7 +11,6 @@ import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectStoreException;
 import io.seekwell.logical.LogicalIOConfiguration;
-import io.seekwell.physical.PhysicalIOConfiguration;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
 import java.io.InterruptedIOException;

@@ -1,5 +1,6 @@
 package io.seekwell.bench;
 
+import io.seekwell.DiskCacheConfiguration;
 import io.seekwell.OpenStreamInformation;
 import io.seekwell.S3SeekableInputStream;
 import io.seekwell.S3SeekableInputStreamConfiguration;
@@ -9,7 +10,6 @@ import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
-import io.seekwell.physical.DiskCacheConfiguration;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
 import java.io.IOException;

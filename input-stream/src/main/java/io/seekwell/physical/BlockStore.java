@@ -1,5 +1,7 @@
 package io.seekwell.physical;
 
+import io.seekwell.DiskCacheConfiguration;
+import io.seekwell.PhysicalIOConfiguration;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metric;

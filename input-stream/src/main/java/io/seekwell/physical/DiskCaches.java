@@ -1,5 +1,6 @@
 package io.seekwell.physical;
 
+import io.seekwell.DiskCacheConfiguration;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import java.nio.file.Path;

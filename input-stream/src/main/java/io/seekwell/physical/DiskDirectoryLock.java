@@ -1,5 +1,6 @@
 package io.seekwell.physical;
 
+import io.seekwell.DiskCacheConfiguration;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;

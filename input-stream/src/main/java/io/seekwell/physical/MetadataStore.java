@@ -2,6 +2,7 @@ package io.seekwell.physical;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.seekwell.PhysicalIOConfiguration;
 import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.object.HeadRequest;

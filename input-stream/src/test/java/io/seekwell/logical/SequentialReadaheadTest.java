@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.common.ByteRange;
+import io.seekwell.logical.testing.RecordingPrefetcher;
 import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.Test;

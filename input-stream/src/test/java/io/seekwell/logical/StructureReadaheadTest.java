@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.common.ByteRange;
 import io.seekwell.logical.StructureReadahead.Start;
+import io.seekwell.logical.testing.RecordingPrefetcher;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,8 @@ package io.seekwell.physical;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.seekwell.DiskCacheConfiguration;
+import io.seekwell.PhysicalIOConfiguration;
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectLocation;

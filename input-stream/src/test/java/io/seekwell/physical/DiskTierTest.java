@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.seekwell.DiskCacheConfiguration;
+import io.seekwell.PhysicalIOConfiguration;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metric;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.seekwell.DiskCacheConfiguration;
+import io.seekwell.PhysicalIOConfiguration;
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;

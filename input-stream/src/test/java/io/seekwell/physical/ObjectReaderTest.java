@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.seekwell.PhysicalIOConfiguration;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metrics;

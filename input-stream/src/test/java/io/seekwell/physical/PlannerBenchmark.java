@@ -1,5 +1,6 @@
 package io.seekwell.physical;
 
+import io.seekwell.PhysicalIOConfiguration;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.object.ObjectLocation;
 import java.util.List;

@@ -3,6 +3,7 @@ package io.seekwell.physical;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.seekwell.PhysicalIOConfiguration;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.object.ObjectLocation;
 import java.util.ArrayList;

@@ -85,7 +85,11 @@ public final class RetryingObjectClient implements ObjectClient {
         Ticker.system());
   }
 
-  /** As above, with the time and the timer the caller gives (tests move time themselves). */
+  /**
+   * As above, with the time and the timer the caller gives (Seekwell's stream factory shares its
+   * own; tests move time themselves). Their types are exported to Seekwell's modules only.
+   */
+  @SuppressWarnings("exports")
   public RetryingObjectClient(
       ObjectClient delegate,
       ObjectClientConfiguration configuration,

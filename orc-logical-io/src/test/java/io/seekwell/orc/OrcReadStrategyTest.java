@@ -10,7 +10,7 @@ import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.logical.ColumnHistory;
 import io.seekwell.logical.FooterMetrics;
-import io.seekwell.logical.RecordingPrefetcher;
+import io.seekwell.logical.testing.RecordingPrefetcher;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;

@@ -12,7 +12,7 @@ import java.util.List;
  * @param dataPageOffset where its first data page starts
  * @param compressedSize the bytes of the whole chunk, dictionary included
  */
-public record ColumnChunk(
+record ColumnChunk(
     List<String> path,
     int rowGroup,
     long dictionaryPageOffset,

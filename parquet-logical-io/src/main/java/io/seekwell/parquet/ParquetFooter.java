@@ -20,7 +20,7 @@ import org.apache.parquet.format.Util;
  * @param metadata the file metadata, as parquet-format-structures parses it
  * @param columnChunks every column chunk of every row group
  */
-public record ParquetFooter(FileMetaData metadata, List<ColumnChunk> columnChunks) {
+record ParquetFooter(FileMetaData metadata, List<ColumnChunk> columnChunks) {
 
   /** The bytes every Parquet file ends with. */
   static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);

@@ -11,7 +11,7 @@ import io.seekwell.logical.ColumnHistory;
 import io.seekwell.logical.FooterMetrics;
 import io.seekwell.logical.Prefetcher;
 import io.seekwell.logical.ReadStrategy;
-import io.seekwell.logical.RecordingPrefetcher;
+import io.seekwell.logical.testing.RecordingPrefetcher;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

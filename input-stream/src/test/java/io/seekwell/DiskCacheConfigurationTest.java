@@ -1,11 +1,10 @@
-package io.seekwell.physical;
+package io.seekwell;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.common.object.ObjectLocation;
 import java.nio.file.Path;

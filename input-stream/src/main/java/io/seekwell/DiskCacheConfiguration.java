@@ -1,4 +1,4 @@
-package io.seekwell.physical;
+package io.seekwell;
 
 import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.common.config.Setting;

@@ -1,4 +1,4 @@
-package io.seekwell.physical;
+package io.seekwell;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

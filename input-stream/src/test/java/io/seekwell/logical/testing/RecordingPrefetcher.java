@@ -1,6 +1,7 @@
-package io.seekwell.logical;
+package io.seekwell.logical.testing;
 
 import io.seekwell.common.ByteRange;
+import io.seekwell.logical.Prefetcher;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
