@@ -22,7 +22,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
  * operation, the object and the range. Public for object clients built on other S3 clients (such as
  * a connector's). Thread-safe.
  */
-public final class S3Errors {
+final class S3Errors {
 
   private S3Errors() {}
 
@@ -32,7 +32,7 @@ public final class S3Errors {
    * @param failure what the SDK threw or completed a future with
    * @param what the operation and target, such as {@code GET s3://bucket/key [0-99]}
    */
-  public static IOException translate(Throwable failure, String what) {
+  static IOException translate(Throwable failure, String what) {
     Throwable cause = unwrap(failure);
     if (cause instanceof SdkServiceException serviceError) {
       return fromService(serviceError, what);
