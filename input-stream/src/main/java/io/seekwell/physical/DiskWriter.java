@@ -192,6 +192,7 @@ final class DiskWriter {
     try {
       writer.submit(() -> {}).get(WRITES_AT_CLOSE_SECONDS, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
+      LOG.debug("Disk cache in {}: interrupted while waiting for the queued writes", directory);
       Thread.currentThread().interrupt();
     } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
       LOG.warn(

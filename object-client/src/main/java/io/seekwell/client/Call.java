@@ -13,9 +13,6 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.BiFunction;
-import java.util.function.Consumer;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,18 +47,6 @@ final class Call<T> {
   private int numbered;
   private boolean tied;
   private final TiedPair<T> pair;
-
-  /**
-   * How one kind of request is sent and answered.
-   *
-   * @param send sends an attempt with the options given
-   * @param holdConnection makes an answer free its connection place when done with
-   * @param discard frees an answer that is not the call's
-   */
-  record Exchange<T>(
-      Function<RequestOptions, CompletableFuture<T>> send,
-      BiFunction<T, Runnable, T> holdConnection,
-      Consumer<T> discard) {}
 
   /** A call {@code what} (method, object, range) to {@code bucket}, tied if {@code small}. */
   Call(
@@ -161,13 +146,7 @@ final class Call<T> {
             () -> exchange.send().apply(options.withHeadersTimeout(timeout)),
             exchange.holdConnection(),
             (value, failure) -> answered(attempt, value, failure),
-            () ->
-                LOG.debug(
-                    "{}: {} throttled, concurrency limit of bucket {} cut to {}",
-                    what,
-                    attempt,
-                    bucket,
-                    context.places().bucketLimits().get(bucket)));
+            () -> context.places().logLimitCut(what, attempt, bucket));
     if (!sent) {
       return;
     }

@@ -38,7 +38,7 @@ final class HedgingRetryingObjectClient implements ObjectClient {
             request.location().bucket(),
             request.options(),
             true,
-            new Call.Exchange<>(
+            new Exchange<>(
                 options -> delegate.headObject(new HeadRequest(request.location(), options)),
                 (metadata, freeConnection) -> {
                   freeConnection.run();
@@ -56,7 +56,7 @@ final class HedgingRetryingObjectClient implements ObjectClient {
             request.location().bucket(),
             request.options(),
             request.range().length() <= TIED_MAX_BYTES,
-            new Call.Exchange<>(
+            new Exchange<>(
                 options -> delegate.getObject(request.withOptions(options)),
                 (content, freeConnection) ->
                     new ObjectContent(

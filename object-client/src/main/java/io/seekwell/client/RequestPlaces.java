@@ -141,6 +141,16 @@ final class RequestPlaces {
   }
 
   /** The adaptive limit of requests in flight to each bucket requested so far. */
+  /** Says at DEBUG that a throttled answer to {@code attempt} cut {@code bucket}'s limit. */
+  void logLimitCut(String what, Attempt<?> attempt, String bucket) {
+    LOG.debug(
+        "{}: {} throttled, concurrency limit of bucket {} cut to {}",
+        what,
+        attempt,
+        bucket,
+        bucketLimits().get(bucket));
+  }
+
   Map<String, Integer> bucketLimits() {
     Map<String, Integer> now = new TreeMap<>();
     limits.forEach((bucket, limit) -> now.put(bucket, limit.limit()));
