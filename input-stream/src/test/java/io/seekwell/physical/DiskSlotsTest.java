@@ -135,6 +135,25 @@ class DiskSlotsTest {
   }
 
   @Test
+  void aMarkLeftByACrashedProcessIsDeletedByTheSlotsNextHolder() throws IOException {
+    Path slot = Files.createDirectories(directory.resolve("slot-0"));
+    Path stale = Files.createFile(slot.resolve(".held-by-1-0"));
+    Metrics metrics = new Metrics();
+    try (PhysicalIO io = physicalIO(new DiskCaches(), metrics)) {
+      readWhole(io);
+      assertTrue(Files.notExists(stale), "the crashed process's mark");
+    }
+    assertEquals(0, metrics.get(Metric.DISK_UNAVAILABLE));
+    assertEquals(List.of("slot-0"), slots());
+    try (Stream<Path> files = Files.list(slot)) {
+      assertEquals(
+          List.of(),
+          files.filter(file -> file.getFileName().toString().startsWith(".held-by-")).toList(),
+          "this process's mark goes with its hold");
+    }
+  }
+
+  @Test
   void scopesInSeparateSlotsMaySetDifferentSizes() throws IOException {
     Metrics small = new Metrics();
     try (PhysicalIO big = physicalIO(new DiskCaches(), new Metrics(), 64 * MIB);
