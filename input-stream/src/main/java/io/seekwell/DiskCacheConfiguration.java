@@ -16,7 +16,10 @@ import java.util.Optional;
  * docs/configuration.md}.
  *
  * @param directory where cached bytes are kept; empty for no disk tier
- * @param maxSize the most bytes of cached objects kept in the directory
+ * @param maxSize the most bytes of cached objects kept in one slot of the directory
+ * @param maxSlots how many slots the directory holds at most: each opener (a JVM, or a {@link
+ *     DiskCacheScope} in one) that finds the lower ones taken uses the next, so the directory as a
+ *     whole keeps at most {@code maxSlots × maxSize} bytes
  * @param immutablePrefixes locations ({@code s3://bucket/prefix}) under which every object is
  *     written once and never changed, so that its bytes may be cached on disk without being
  *     declared immutable by each open
@@ -25,7 +28,11 @@ import java.util.Optional;
  *     tier drops them once read
  */
 public record DiskCacheConfiguration(
-    Optional<Path> directory, long maxSize, List<String> immutablePrefixes, boolean scans) {
+    Optional<Path> directory,
+    long maxSize,
+    int maxSlots,
+    List<String> immutablePrefixes,
+    boolean scans) {
 
   /** The settings' part of the key space. */
   public static final String PREFIX = "physicalio.disk.cache.";
@@ -43,7 +50,17 @@ public record DiskCacheConfiguration(
           .describingDefault("none (off)");
   private static final Setting<Long> MAX_SIZE =
       Setting.size(
-          "max.size", 10L << 30, MIN_SIZE, "the most bytes of objects kept in the directory");
+          "max.size",
+          10L << 30,
+          MIN_SIZE,
+          "the most bytes of objects kept in one slot of the directory");
+  private static final Setting<Integer> MAX_SLOTS =
+      Setting.count(
+          "max.slots",
+          8,
+          1,
+          "how many slots the directory holds, each used by one JVM (or one scope of factories in"
+              + " a JVM) at a time");
   private static final Setting<Boolean> SCANS =
       Setting.flag(
           "scans",
@@ -64,13 +81,14 @@ public record DiskCacheConfiguration(
 
   /** Every setting of the disk tier, under {@link #PREFIX}. */
   public static final SettingGroup SETTINGS =
-      SettingGroup.of(PREFIX, DIRECTORY, MAX_SIZE, SCANS, IMMUTABLE_PREFIXES);
+      SettingGroup.of(PREFIX, DIRECTORY, MAX_SIZE, MAX_SLOTS, SCANS, IMMUTABLE_PREFIXES);
 
   /** No disk tier. */
   public static final DiskCacheConfiguration OFF =
       new DiskCacheConfiguration(
           Optional.empty(),
           MAX_SIZE.defaultValue(),
+          MAX_SLOTS.defaultValue(),
           IMMUTABLE_PREFIXES.defaultValue(),
           SCANS.defaultValue());
 
@@ -78,22 +96,32 @@ public record DiskCacheConfiguration(
   public DiskCacheConfiguration {
     Objects.requireNonNull(directory, "directory");
     SETTINGS.check(MAX_SIZE, maxSize);
+    SETTINGS.check(MAX_SLOTS, maxSlots);
     immutablePrefixes = SETTINGS.check(IMMUTABLE_PREFIXES, List.copyOf(immutablePrefixes));
   }
 
-  /** A disk tier in {@code directory} keeping at most {@code maxSize} bytes. */
+  /**
+   * A disk tier in {@code directory} keeping at most {@code maxSize} bytes in each of the default
+   * number of slots.
+   */
   public static DiskCacheConfiguration in(Path directory, long maxSize) {
-    return new DiskCacheConfiguration(Optional.of(directory), maxSize, List.of(), false);
+    return new DiskCacheConfiguration(
+        Optional.of(directory), maxSize, MAX_SLOTS.defaultValue(), List.of(), false);
+  }
+
+  /** These settings, with at most {@code slots} slots in the directory. */
+  public DiskCacheConfiguration withMaxSlots(int slots) {
+    return new DiskCacheConfiguration(directory, maxSize, slots, immutablePrefixes, scans);
   }
 
   /** These settings, with every object under {@code prefixes} taken as immutable. */
   public DiskCacheConfiguration withImmutablePrefixes(List<String> prefixes) {
-    return new DiskCacheConfiguration(directory, maxSize, prefixes, scans);
+    return new DiskCacheConfiguration(directory, maxSize, maxSlots, prefixes, scans);
   }
 
   /** These settings, writing scanned bytes of large objects to disk too, or not. */
   public DiskCacheConfiguration withScans(boolean written) {
-    return new DiskCacheConfiguration(directory, maxSize, immutablePrefixes, written);
+    return new DiskCacheConfiguration(directory, maxSize, maxSlots, immutablePrefixes, written);
   }
 
   /** Reads the settings under {@code physicalio.disk.cache.}; unset keys get defaults. */
@@ -102,6 +130,7 @@ public record DiskCacheConfiguration(
     return new DiskCacheConfiguration(
         DIRECTORY.read(config).map(Path::of),
         MAX_SIZE.read(config),
+        MAX_SLOTS.read(config),
         IMMUTABLE_PREFIXES.read(config),
         SCANS.read(config));
   }

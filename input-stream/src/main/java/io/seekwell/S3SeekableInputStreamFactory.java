@@ -36,6 +36,11 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>The factory owns the {@link ObjectClient} it is given or builds, and {@link #close()} closes
  * it, stops every thread the factory started and drops every cached byte. An AWS SDK client passed
  * to a convenience constructor stays the caller's and is not closed.
+ *
+ * <p>With a disk tier ({@code physicalio.disk.cache.dir}), a factory given a {@link DiskCacheScope}
+ * shares its directory's disk cache with the other factories of that scope, and leaves it when it
+ * closes (the last one closes it); the scope stays the caller's. A factory given none has a scope,
+ * and so a cache in a slot of the directory, of its own, closed with the factory.
  */
 public final class S3SeekableInputStreamFactory implements AutoCloseable {
 
@@ -60,20 +65,38 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
    */
   public S3SeekableInputStreamFactory(
       ObjectClient client, S3SeekableInputStreamConfiguration configuration) {
-    this(client, configuration, Scheduler.daemon("seekwell-retry-scheduler-"), Ticker.system());
+    this(client, configuration, new DiskCacheScope());
   }
 
   /**
    * As {@link #S3SeekableInputStreamFactory(ObjectClient, S3SeekableInputStreamConfiguration)},
-   * with the timer and the time the caller gives (tests move time themselves). The factory closes
-   * {@code scheduler}.
+   * sharing disk caches within {@code diskCaches} (see the class's notes).
+   */
+  public S3SeekableInputStreamFactory(
+      ObjectClient client,
+      S3SeekableInputStreamConfiguration configuration,
+      DiskCacheScope diskCaches) {
+    this(
+        client,
+        configuration,
+        diskCaches,
+        Scheduler.daemon("seekwell-retry-scheduler-"),
+        Ticker.system());
+  }
+
+  /**
+   * As {@link #S3SeekableInputStreamFactory(ObjectClient, S3SeekableInputStreamConfiguration,
+   * DiskCacheScope)}, with the timer and the time the caller gives (tests move time themselves).
+   * The factory closes {@code scheduler}.
    */
   S3SeekableInputStreamFactory(
       ObjectClient client,
       S3SeekableInputStreamConfiguration configuration,
+      DiskCacheScope diskCaches,
       Scheduler scheduler,
       Ticker ticker) {
     Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(diskCaches, "diskCaches");
     this.configuration = Objects.requireNonNull(configuration, "configuration");
     this.metrics = new Metrics();
     this.strategies = new ReadStrategySelector(configuration, metrics);
@@ -91,7 +114,12 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
       configuration.rawConfiguration().requireEveryKeyRead(key -> false);
       this.physicalIO =
           new PhysicalIO(
-              this.client, configuration.physicalIO(), configuration.diskCache(), metrics, ticker);
+              this.client,
+              configuration.physicalIO(),
+              configuration.diskCache(),
+              diskCaches.caches(),
+              metrics,
+              ticker);
     } catch (IllegalArgumentException e) {
       strategies.close();
       scheduler.close();
@@ -134,13 +162,27 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
   /** A factory over an {@link S3AsyncClient}, built with the Netty HTTP client or the CRT. */
   public S3SeekableInputStreamFactory(
       S3AsyncClient s3, S3SeekableInputStreamConfiguration configuration) {
-    this(new S3SdkObjectClient(s3), configuration);
+    this(s3, configuration, new DiskCacheScope());
+  }
+
+  /** A factory over an {@link S3AsyncClient}, sharing disk caches within {@code diskCaches}. */
+  public S3SeekableInputStreamFactory(
+      S3AsyncClient s3,
+      S3SeekableInputStreamConfiguration configuration,
+      DiskCacheScope diskCaches) {
+    this(new S3SdkObjectClient(s3), configuration, diskCaches);
   }
 
   /** A factory over a blocking {@link S3Client}. */
   public S3SeekableInputStreamFactory(
       S3Client s3, S3SeekableInputStreamConfiguration configuration) {
-    this(new S3SyncSdkObjectClient(s3, configuration.client()), configuration);
+    this(s3, configuration, new DiskCacheScope());
+  }
+
+  /** A factory over a blocking {@link S3Client}, sharing disk caches within {@code diskCaches}. */
+  public S3SeekableInputStreamFactory(
+      S3Client s3, S3SeekableInputStreamConfiguration configuration, DiskCacheScope diskCaches) {
+    this(new S3SyncSdkObjectClient(s3, configuration.client()), configuration, diskCaches);
   }
 
   /** Opens a stream over {@code uri}, asking the store for its length and ETag. */

@@ -27,6 +27,7 @@ class DiskCacheConfigurationTest {
     assertEquals(DiskCacheConfiguration.OFF, defaults);
     assertFalse(defaults.isEnabled());
     assertEquals(10L << 30, defaults.maxSize());
+    assertEquals(8, defaults.maxSlots());
     assertFalse(defaults.scans());
   }
 
@@ -37,6 +38,7 @@ class DiskCacheConfigurationTest {
             Map.of(
                 "seekwell.physicalio.disk.cache.dir", "/var/cache/seekwell",
                 "seekwell.physicalio.disk.cache.max.size", "200GB",
+                "seekwell.physicalio.disk.cache.max.slots", "3",
                 "seekwell.physicalio.disk.cache.scans", "true",
                 "seekwell.physicalio.disk.cache.immutable.prefixes",
                     "s3://lake/warehouse/, s3://logs/2026/"));
@@ -44,6 +46,7 @@ class DiskCacheConfigurationTest {
         new DiskCacheConfiguration(
             Optional.of(Path.of("/var/cache/seekwell")),
             200L << 30,
+            3,
             List.of("s3://lake/warehouse/", "s3://logs/2026/"),
             true),
         read);
@@ -59,6 +62,17 @@ class DiskCacheConfigurationTest {
             () -> read(Map.of("seekwell.physicalio.disk.cache.max.size", "64KB")));
     assertTrue(
         refused.getMessage().contains("seekwell.physicalio.disk.cache.max.size"),
+        refused.getMessage());
+  }
+
+  @Test
+  void noSlotIsRefusedNamingTheKey() {
+    IllegalArgumentException refused =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> read(Map.of("seekwell.physicalio.disk.cache.max.slots", "0")));
+    assertTrue(
+        refused.getMessage().contains("seekwell.physicalio.disk.cache.max.slots"),
         refused.getMessage());
   }
 

@@ -35,6 +35,7 @@ class ForgettingAnObjectTest {
               .physicalIO(PhysicalIOConfiguration.DEFAULT)
               .logicalIO(LogicalIOConfiguration.OFF)
               .build(),
+          new DiskCacheScope(),
           clock,
           clock);
 

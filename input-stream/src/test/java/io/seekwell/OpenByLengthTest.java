@@ -38,6 +38,7 @@ class OpenByLengthTest {
               .physicalIO(PhysicalIOConfiguration.DEFAULT)
               .logicalIO(LogicalIOConfiguration.OFF)
               .build(),
+          new DiskCacheScope(),
           clock,
           clock);
 

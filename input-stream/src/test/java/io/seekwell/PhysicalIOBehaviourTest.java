@@ -57,6 +57,7 @@ class PhysicalIOBehaviourTest {
                 .physicalIO(physicalIO)
                 .logicalIO(LogicalIOConfiguration.OFF)
                 .build(),
+            new DiskCacheScope(),
             clock,
             clock);
     return factory;

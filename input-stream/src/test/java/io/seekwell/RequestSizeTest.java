@@ -83,7 +83,8 @@ class RequestSizeTest {
             ConnectorConfiguration.of(Map.of("physicalio.max.memory.limit", "1GB")));
     byte[] read = new byte[LENGTH];
     try (S3SeekableInputStreamFactory factory =
-            new S3SeekableInputStreamFactory(link(bytesPerSecond), configuration, clock, clock);
+            new S3SeekableInputStreamFactory(
+                link(bytesPerSecond), configuration, new DiskCacheScope(), clock, clock);
         S3SeekableInputStream stream = factory.createStream(S3URI.of("bucket", "data.bin"))) {
       for (int position = 0; position < LENGTH; position += MIB) {
         assertEquals(MIB, stream.readNBytes(read, position, MIB));

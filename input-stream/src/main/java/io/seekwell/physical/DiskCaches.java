@@ -14,31 +14,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The disk caches open in one scope, by directory, counted by their users: the factories of a scope
- * that name one directory share one {@link DiskCache}. {@link PhysicalIO}'s public constructors use
- * the one scope of the process, {@link #PROCESS} (why, below); a caller that wants another scope
- * (tests do) passes its own instance.
+ * One scope of disk caches: the caches it has open, by configured directory, counted by their
+ * users. The factories given one scope that name one directory share one {@link DiskCache}, in one
+ * slot of the directory; the last of them to close closes it and frees the slot. Another scope (of
+ * this process or another) naming the directory takes another slot. The public type is {@link
+ * io.seekwell.DiskCacheScope}; a {@link PhysicalIO} given no scope makes one of its own. A scope
+ * holds no cache while no factory of it has a directory open, so it needs no closing.
  *
  * <p><b>Design notes.</b> {@code open}, {@code users}, {@code closing} and {@code warned} are
  * guarded by this object's monitor, taken only when a factory opens or closes its tier; opening a
- * directory (lock, probe, listing) runs under it, on the thread that builds the factory. Waiting
- * for writes runs outside it: a leaving factory's wait for the writes queued so far, and the last
- * user's close of the cache (up to 10 s for the writer, then the unmapping of every file), which
- * takes the cache out of {@code open} first. A factory that opens that directory meanwhile waits
- * (the monitor released) until the close has let go of the lock, which one process holds once; the
- * factories of other directories do not wait.
- *
- * <p><b>Why one scope per process remains.</b> The factories of one process that name one directory
- * must share one lock and one cache: the directory's lock is held by the process, so a second cache
- * there could not take it, and its factory would read without the disk. The connectors (Hadoop,
- * Iceberg) each build their stream factories from configuration alone, and those know nothing of
- * each other, so no caller holds a scope it could hand to all of them; {@link #PROCESS} is that
- * scope. It holds no cache while no factory has a directory open.
+ * cache (claiming a slot, probing it, listing it) runs under it, on the thread that builds the
+ * factory. Waiting for writes runs outside it: a leaving factory's wait for the writes queued so
+ * far, and the last user's close of the cache (up to 10 s for the writer, then the unmapping of
+ * every file), which takes the cache out of {@code open} first. A factory of this scope that opens
+ * that directory meanwhile waits (the monitor released) until the close has freed the slot, so that
+ * it takes the same slot, warm; the factories of other directories do not wait.
  */
-final class DiskCaches {
-
-  /** The scope of the whole process, which the public constructors of {@link PhysicalIO} use. */
-  static final DiskCaches PROCESS = new DiskCaches();
+public final class DiskCaches {
 
   // Logs under the disk tier's name, the one operators filter on.
   private static final Logger LOG = LoggerFactory.getLogger(DiskTier.class);
@@ -50,15 +42,22 @@ final class DiskCaches {
   // The directories found unusable since a cache last opened there, warned of.
   private final Set<Path> warned = new HashSet<>();
 
+  /** A scope with no cache open. */
+  public DiskCaches() {
+    // The maps start empty; caches open as factories acquire them.
+  }
+
   /**
-   * The cache in {@code configuration}'s directory, opened by the first user, with {@code
-   * maxQueuedBytes} of writes queued at most (as the first user set it). None if the directory
-   * cannot be used (see {@link DiskUnavailableException}): that is counted in {@code metrics} as
+   * The cache in {@code configuration}'s directory, opened by the first user in the lowest free
+   * slot of the directory (see {@link DiskCache#open}), with {@code maxQueuedBytes} of writes
+   * queued at most (as the first user set it). None if the directory cannot be used (see {@link
+   * DiskUnavailableException}), all its slots taken included: that is counted in {@code metrics} as
    * {@link Metric#DISK_UNAVAILABLE} and logged, as a warning the first time for the directory.
    *
-   * @throws IllegalArgumentException if another user has the directory with another {@code
-   *     physicalio.disk.cache.max.size}: two sizes for one directory are the configuration's error,
-   *     not the disk's, and no fallback would honour both
+   * @throws IllegalArgumentException if another user of this scope has the directory with another
+   *     {@code physicalio.disk.cache.max.size}: two sizes for one cache are the configuration's
+   *     error, not the disk's, and no fallback would honour both (another scope, in another slot,
+   *     may set its own)
    */
   synchronized Optional<DiskCache> acquire(
       DiskCacheConfiguration configuration,
@@ -71,7 +70,14 @@ final class DiskCaches {
     DiskCache cache = open.get(directory);
     if (cache == null) {
       try {
-        cache = DiskCache.open(directory, configuration.maxSize(), maxQueuedBytes, nanos, space);
+        cache =
+            DiskCache.open(
+                directory,
+                configuration.maxSlots(),
+                configuration.maxSize(),
+                maxQueuedBytes,
+                nanos,
+                space);
       } catch (DiskUnavailableException e) {
         readWithout(directory, e, metrics);
         return Optional.empty();
@@ -88,7 +94,7 @@ final class DiskCaches {
               + directory
               + "' with "
               + cache.maxBytes()
-              + ": factories sharing a disk cache directory must set the same size");
+              + " in the same scope: factories sharing a disk cache must set the same size");
     }
     users.merge(cache, 1, Integer::sum);
     return Optional.of(cache);
@@ -139,8 +145,8 @@ final class DiskCaches {
       last = users.merge(cache, -1, Integer::sum) == 0;
       if (last) {
         users.remove(cache);
-        open.remove(cache.path(), cache);
-        closing.add(cache.path());
+        open.remove(cache.home(), cache);
+        closing.add(cache.home());
       }
     }
     if (!last) {
@@ -151,7 +157,7 @@ final class DiskCaches {
       cache.close();
     } finally {
       synchronized (this) {
-        closing.remove(cache.path());
+        closing.remove(cache.home());
         notifyAll();
       }
     }

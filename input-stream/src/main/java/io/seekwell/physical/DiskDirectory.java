@@ -16,16 +16,18 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.LongConsumer;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The directory of a disk tier, claimed for this process: it holds the directory's lock ({@link
- * DiskDirectoryLock}), knows how to write there (direct I/O or not, aligned to what), names the
- * files of each object version, and lists what an earlier run left (crash recovery: a data file
- * whose index was never written goes). Immutable once opened, apart from the lock it releases.
+ * One slot of a disk tier's directory ({@code slot-<n>} in it), claimed for this process: it holds
+ * the slot's lock ({@link DiskDirectoryLock}), knows how to write there (direct I/O or not, aligned
+ * to what), names the files of each object version, and lists what an earlier run left in the slot
+ * (crash recovery: a data file whose index was never written goes). Immutable once opened, apart
+ * from the lock it releases.
  */
 final class DiskDirectory {
 
@@ -48,15 +50,21 @@ final class DiskDirectory {
   }
 
   /**
-   * Claims {@code path} (see {@link DiskDirectoryLock#claim}) and probes it for direct I/O; on
-   * failure, releases it.
+   * Claims the slot {@code path} (see {@link DiskDirectoryLock#claim}) and probes it for direct
+   * I/O; on failure, releases it.
    *
+   * @return the slot, or none if another process or another scope of this one holds it
    * @throws DiskUnavailableException if it cannot be claimed or written
    */
-  static DiskDirectory open(Path path, UsableSpace space) throws DiskUnavailableException {
-    DiskDirectoryLock lock = DiskDirectoryLock.claim(path, space);
+  static Optional<DiskDirectory> open(Path path, UsableSpace space)
+      throws DiskUnavailableException {
+    Optional<DiskDirectoryLock> claimed = DiskDirectoryLock.claim(path, space);
+    if (claimed.isEmpty()) {
+      return Optional.empty();
+    }
+    DiskDirectoryLock lock = claimed.get();
     try {
-      return new DiskDirectory(path, lock, stagingFor(path));
+      return Optional.of(new DiskDirectory(path, lock, stagingFor(path)));
     } catch (IOException | UncheckedIOException e) {
       lock.release();
       throw new DiskUnavailableException("it cannot be written (" + e + ")", e);

@@ -4,18 +4,29 @@ import io.seekwell.DiskCacheConfiguration;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The disk tier's hold on its directory: the directory exists (created if missing), this process
- * holds an exclusive lock on {@code .lock} in it until {@link #release}, and its file system had at
- * least {@link #MIN_USABLE_BYTES} usable when the lock was taken. A directory that fails any of
- * these is refused with the reason, and the factory reads without the tier.
+ * The disk tier's hold on one slot of its directory: the slot exists (created if missing), this
+ * process holds an exclusive lock on {@code .lock} in it until {@link #release}, and its file
+ * system had at least {@link #MIN_USABLE_BYTES} usable when the lock was taken. A slot held by
+ * another process, or by another scope of this one, is taken; a slot that fails anything else is
+ * refused with the reason, and the factory reads without the tier.
+ *
+ * <p>A process mark ({@code .held-by-<pid>-<start>}) keeps the scopes of one process apart: file
+ * locks belong to the process, and closing any channel to a locked file releases the process's lock
+ * on it (POSIX), so a second scope must never open the lock file of a slot a first one holds. The
+ * mark is created exclusively before the lock file is opened and deleted after it is closed; a
+ * scope that finds it in place leaves the slot alone. Marks that a process which crashed left are
+ * deleted by the next holder of the slot.
  */
 final class DiskDirectoryLock {
 
@@ -29,6 +40,13 @@ final class DiskDirectoryLock {
 
   private static final Logger LOG = LoggerFactory.getLogger(DiskDirectoryLock.class);
   private static final String LOCK_FILE = ".lock";
+  private static final String MARK_PREFIX = ".held-by-";
+  // This process: its id and start time, so that a later process given the same id differs.
+  private static final String MARK =
+      MARK_PREFIX
+          + ProcessHandle.current().pid()
+          + "-"
+          + ProcessHandle.current().info().startInstant().map(Instant::toEpochMilli).orElse(0L);
 
   private final Path directory;
   private final FileChannel channel;
@@ -41,21 +59,37 @@ final class DiskDirectoryLock {
   }
 
   /**
-   * Creates {@code directory} if missing, locks it, and checks that {@code space} says enough bytes
-   * are usable in it; on any failure, nothing stays held.
+   * Creates the slot {@code directory} if missing, locks it, and checks that {@code space} says
+   * enough bytes are usable in it; on any failure, nothing stays held.
    *
-   * @throws DiskUnavailableException if it cannot be created or locked, another process (or this
-   *     one, under another path) holds it, or its disk is full
+   * @return the hold, or none if another process or another scope of this one holds the slot
+   * @throws DiskUnavailableException if it cannot be created or locked, or its disk is full
    */
-  static DiskDirectoryLock claim(Path directory, UsableSpace space)
+  static Optional<DiskDirectoryLock> claim(Path directory, UsableSpace space)
       throws DiskUnavailableException {
-    FileChannel channel = null;
+    Path mark = directory.resolve(MARK);
     try {
       Files.createDirectories(directory);
+    } catch (IOException e) {
+      throw new DiskUnavailableException("it cannot be created (" + e + ")", e);
+    }
+    try {
+      Files.createFile(mark);
+    } catch (FileAlreadyExistsException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw new DiskUnavailableException("it cannot be written (" + e + ")", e);
+    }
+    FileChannel channel = null;
+    try {
       channel =
           FileChannel.open(
               directory.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-      FileLock lock = tryLock(channel);
+      FileLock lock = channel.tryLock();
+      if (lock == null) {
+        unmark(mark, channel);
+        return Optional.empty();
+      }
       long usable = usableIn(directory, space);
       if (usable < MIN_USABLE_BYTES) {
         throw new DiskUnavailableException(
@@ -65,12 +99,13 @@ final class DiskDirectoryLock {
                 + MIN_USABLE_BYTES
                 + " the disk cache needs to start");
       }
-      return new DiskDirectoryLock(directory, channel, lock);
+      deleteStaleMarks(directory);
+      return Optional.of(new DiskDirectoryLock(directory, channel, lock));
     } catch (IOException e) {
-      closeQuietly(channel);
+      unmark(mark, channel);
       throw new DiskUnavailableException("it cannot be created or locked (" + e + ")", e);
     } catch (DiskUnavailableException | RuntimeException e) {
-      closeQuietly(channel);
+      unmark(mark, channel);
       throw e;
     }
   }
@@ -83,32 +118,39 @@ final class DiskDirectoryLock {
     }
   }
 
-  private static FileLock tryLock(FileChannel channel)
-      throws IOException, DiskUnavailableException {
-    FileLock lock;
-    try {
-      lock = channel.tryLock();
-    } catch (OverlappingFileLockException e) {
-      throw new DiskUnavailableException(
-          "this process holds its lock already, under another path", e);
+  /**
+   * Deletes the marks of other processes in the slot this process now holds: none of them holds it,
+   * so each is left by a process that crashed, or is of one that is about to find the slot taken.
+   */
+  private static void deleteStaleMarks(Path directory) throws IOException {
+    try (Stream<Path> files = Files.list(directory)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        String name = file.getFileName().toString();
+        if (name.startsWith(MARK_PREFIX) && !name.equals(MARK)) {
+          Files.deleteIfExists(file);
+        }
+      }
     }
-    if (lock == null) {
-      throw new DiskUnavailableException(
-          "another process holds its lock ("
-              + LOCK_FILE
-              + "), and one process at a time uses a directory");
-    }
-    return lock;
   }
 
-  /** Releases the lock and closes its file. */
+  /** Releases the lock, closes its file and deletes this process's mark. */
   void release() {
     try {
       lock.release();
     } catch (IOException e) {
       LOG.warn("Disk cache in {}: releasing the lock failed", directory, e);
     }
+    unmark(directory.resolve(MARK), channel);
+  }
+
+  /** Closes {@code channel} if open, then deletes {@code mark}: in this order, see the notes. */
+  private static void unmark(Path mark, FileChannel channel) {
     closeQuietly(channel);
+    try {
+      Files.deleteIfExists(mark);
+    } catch (IOException e) {
+      LOG.warn("Disk cache in {}: deleting this process's mark failed", mark.getParent(), e);
+    }
   }
 
   private static void closeQuietly(FileChannel channel) {

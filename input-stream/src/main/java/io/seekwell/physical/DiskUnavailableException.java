@@ -1,8 +1,8 @@
 package io.seekwell.physical;
 
 /**
- * Why the disk tier cannot use its directory in this process: another process holds it, it cannot
- * be created, locked, written or listed, or its file system has too little space free. The factory
+ * Why the disk tier cannot use its directory in this scope: all its slots are taken, it cannot be
+ * created, locked, written or listed, or its file system has too little space free. The factory
  * then reads without the tier; the message says why, in words that the warning naming the directory
  * ends with.
  */

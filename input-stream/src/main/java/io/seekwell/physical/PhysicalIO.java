@@ -28,39 +28,34 @@ public final class PhysicalIO implements AutoCloseable {
    */
   public PhysicalIO(
       ObjectClient client, PhysicalIOConfiguration configuration, Metrics metrics, Ticker ticker) {
-    this(client, configuration, DiskCacheConfiguration.OFF, metrics, ticker);
+    this(client, configuration, DiskCacheConfiguration.OFF, new DiskCaches(), metrics, ticker);
   }
 
   /**
-   * Physical IO over {@code client} with the disk tier {@code diskCache} configures, counting in
-   * {@code metrics}, timing with {@code ticker}. If the tier's directory cannot be used (another
-   * process holds it, it cannot be created, locked, written or listed, or its disk has less than 1
-   * MiB usable), it reads without the tier: it logs why (a warning the first time for the
-   * directory) and counts {@link io.seekwell.common.metrics.Metric#DISK_UNAVAILABLE}.
+   * Physical IO over {@code client} with the disk tier {@code diskCache} configures, sharing its
+   * directory's cache with the other users of {@code scope} (a slot of the directory per scope),
+   * counting in {@code metrics}, timing with {@code ticker}. If the tier's directory cannot be used
+   * (all its slots are taken, it cannot be created, locked, written or listed, or its disk has less
+   * than 1 MiB usable), it reads without the tier: it logs why (a warning the first time for the
+   * directory in the scope) and counts {@link io.seekwell.common.metrics.Metric#DISK_UNAVAILABLE}.
+   * {@link #close()} leaves the cache; the scope stays the caller's.
    *
-   * @throws IllegalArgumentException if another factory of this process uses the disk tier's
+   * @throws IllegalArgumentException if another user of {@code scope} uses the disk tier's
    *     directory with another {@code physicalio.disk.cache.max.size}
    */
   public PhysicalIO(
       ObjectClient client,
       PhysicalIOConfiguration configuration,
       DiskCacheConfiguration diskCache,
+      DiskCaches scope,
       Metrics metrics,
       Ticker ticker) {
-    this(
-        client,
-        configuration,
-        diskCache,
-        DiskCaches.PROCESS,
-        UsableSpace.FILE_STORE,
-        metrics,
-        ticker);
+    this(client, configuration, diskCache, scope, UsableSpace.FILE_STORE, metrics, ticker);
   }
 
   /**
-   * As the public constructor, with the disk tier's directory shared within {@code scope} rather
-   * than the process, and told the usable bytes of its directory by {@code space} (tests make a
-   * disk full so).
+   * As the public constructor with a disk tier, told the usable bytes of its directory by {@code
+   * space} (tests make a disk full so).
    */
   PhysicalIO(
       ObjectClient client,

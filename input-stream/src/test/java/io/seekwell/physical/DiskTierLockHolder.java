@@ -9,8 +9,8 @@ import java.nio.file.Path;
 
 /**
  * Another process for {@link DiskTierUnavailableTest}: opens a factory's physical IO with a disk
- * tier in the directory named by its argument, says {@code ready}, and holds it until its standard
- * input ends.
+ * tier in the directory named by its argument (taking its lowest free slot), says {@code ready},
+ * and holds the slot until its standard input ends.
  */
 public final class DiskTierLockHolder {
 
@@ -22,6 +22,7 @@ public final class DiskTierLockHolder {
             new InMemoryObjectClient(new Metrics()),
             PhysicalIOConfiguration.DEFAULT,
             DiskCacheConfiguration.in(Path.of(args[0]), 64L << 20),
+            new DiskCaches(),
             new Metrics(),
             Ticker.system())) {
       System.out.println("ready " + io.memoryUsed());

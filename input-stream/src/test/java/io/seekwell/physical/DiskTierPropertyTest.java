@@ -113,12 +113,13 @@ class DiskTierPropertyTest {
             .coalesceTolerance(0)
             .build(),
         DiskCacheConfiguration.in(directory, 64L * KIB * KIB),
+        new DiskCaches(),
         new Metrics(),
         Ticker.system());
   }
 
   private static void flipByte(Path directory, int position) throws IOException {
-    try (Stream<Path> files = Files.list(directory)) {
+    try (Stream<Path> files = Files.walk(directory)) {
       for (Path data : files.filter(file -> file.toString().endsWith(".data")).toList()) {
         try (FileChannel channel =
             FileChannel.open(data, StandardOpenOption.READ, StandardOpenOption.WRITE)) {

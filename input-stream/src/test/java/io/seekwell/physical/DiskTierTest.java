@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The disk tier below the block cache, on in-memory objects: what a later factory on the same
- * directory serves without GETs, and what it refuses to serve.
+ * directory serves without GETs, and what it refuses to serve. The factories of each test share one
+ * scope, and so the directory's first slot.
  */
 class DiskTierTest {
 
@@ -53,6 +54,8 @@ class DiskTierTest {
 
   @TempDir Path directory;
 
+  private final DiskCaches scope = new DiskCaches();
+
   private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
   private final byte[] content = TestData.randomBytes(7, LENGTH);
   private final String etag = store.put(LOCATION, content);
@@ -63,19 +66,7 @@ class DiskTierTest {
 
   /** Physical IO with {@code memoryLimit} bytes of blocks (1 MiB GETs) over the disk tier. */
   private PhysicalIO physicalIO(Metrics metrics, long memoryLimit, DiskCacheConfiguration disk) {
-    return new PhysicalIO(store, configuration(memoryLimit), disk, metrics, Ticker.system());
-  }
-
-  /** As {@link #physicalIO(Metrics, long)} with 64 MiB of disk, sharing within {@code scope}. */
-  private PhysicalIO physicalIO(DiskCaches scope, Metrics metrics) {
-    return new PhysicalIO(
-        store,
-        configuration(64 * MIB),
-        DiskCacheConfiguration.in(directory, 64 * MIB),
-        scope,
-        UsableSpace.FILE_STORE,
-        metrics,
-        Ticker.system());
+    return new PhysicalIO(store, configuration(memoryLimit), disk, scope, metrics, Ticker.system());
   }
 
   private static PhysicalIOConfiguration configuration(long memoryLimit) {
@@ -211,7 +202,9 @@ class DiskTierTest {
       assertArrayEquals(content, read(io, IMMUTABLE, 0, LENGTH));
       // Closing a factory that shares the tier waits for the writes queued so far.
       physicalIO(new Metrics(), 64 * MIB).close();
-      assertEquals(List.of(directory.toRealPath().resolve(".lock")), filesOpenIn(directory));
+      assertEquals(
+          List.of(directory.toRealPath().resolve("slot-0").resolve(".lock")),
+          filesOpenIn(directory));
       assertEquals(MAPPED, mappingsIn(directory));
     }
     assertEquals(List.of(), filesOpenIn(directory));
@@ -346,7 +339,7 @@ class DiskTierTest {
   }
 
   @Test
-  void factoriesOfOneProcessShareADirectory() throws IOException {
+  void factoriesOfOneScopeShareADirectory() throws IOException {
     try (PhysicalIO first = physicalIO(new Metrics(), 64 * MIB)) {
       assertArrayEquals(content, read(first, IMMUTABLE, 0, LENGTH));
       // A user of the directory that closes waits for the writes queued so far.
@@ -361,10 +354,9 @@ class DiskTierTest {
 
   @Test
   void aFactoryClosedTwiceLeavesTheDirectoryOnce() throws IOException {
-    DiskCaches scope = new DiskCaches();
-    PhysicalIO leaving = physicalIO(scope, new Metrics());
+    PhysicalIO leaving = physicalIO(new Metrics(), 64 * MIB);
     Metrics metrics = new Metrics();
-    try (PhysicalIO staying = physicalIO(scope, metrics)) {
+    try (PhysicalIO staying = physicalIO(metrics, 64 * MIB)) {
       leaving.close();
       leaving.close();
       assertArrayEquals(content, read(staying, IMMUTABLE, 0, LENGTH));
@@ -462,8 +454,9 @@ class DiskTierTest {
     return files.get(0);
   }
 
+  /** The files of cached objects in the slot this test's scope uses. */
   private List<Path> dataAndIndexFiles() throws IOException {
-    try (Stream<Path> files = Files.list(directory)) {
+    try (Stream<Path> files = Files.list(directory.resolve("slot-0"))) {
       return files.filter(file -> !file.getFileName().toString().startsWith(".")).toList();
     }
   }

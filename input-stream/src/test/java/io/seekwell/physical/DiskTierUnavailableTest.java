@@ -25,6 +25,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -33,10 +34,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A factory whose disk tier's directory cannot be used (another process holds it, it cannot be
- * created, its disk is full) reads every byte from the store and throws nothing: it counts {@link
- * Metric#DISK_UNAVAILABLE} once, writes no file, and the first such factory of a directory logs one
- * warning naming it and the reason.
+ * A factory whose disk tier's directory cannot be used (all its slots are taken by other processes
+ * or scopes, it cannot be created, its disk is full) reads every byte from the store and throws
+ * nothing: it counts {@link Metric#DISK_UNAVAILABLE} once, writes no file, and the first such
+ * factory of a directory in a scope logs one warning naming it and the reason. A slot another
+ * process holds is passed over for the next.
  */
 class DiskTierUnavailableTest {
 
@@ -64,6 +66,12 @@ class DiskTierUnavailableTest {
    * disk was fetched once.
    */
   private Outcome readWhole(Path directory, UsableSpace space) throws IOException {
+    return readWhole(DiskCacheConfiguration.in(directory, 64L * MIB), space);
+  }
+
+  /** As {@link #readWhole(Path, UsableSpace)}, with the disk tier {@code disk} configures. */
+  private Outcome readWhole(DiskCacheConfiguration disk, UsableSpace space) throws IOException {
+    Path directory = disk.directory().orElseThrow();
     Metrics metrics = new Metrics();
     int getsBefore = store.gets().size();
     PrintStream stderr = System.err;
@@ -73,7 +81,7 @@ class DiskTierUnavailableTest {
             new PhysicalIO(
                 store,
                 PhysicalIOConfiguration.DEFAULT,
-                DiskCacheConfiguration.in(directory, 64L * MIB),
+                disk,
                 scope,
                 space,
                 metrics,
@@ -125,16 +133,31 @@ class DiskTierUnavailableTest {
     assertEquals(List.of(), outcome.warnings());
   }
 
-  /** The files of cached objects in {@code directory} (not the lock, nor anything hidden). */
+  /**
+   * The files of cached objects in {@code directory}'s slots (not the locks, nor anything hidden).
+   */
   private static List<Path> cachedFiles(Path directory) throws IOException {
-    try (Stream<Path> files = Files.list(directory)) {
-      return files.filter(file -> !file.getFileName().toString().startsWith(".")).toList();
+    try (Stream<Path> files = Files.walk(directory)) {
+      return files
+          .filter(Files::isRegularFile)
+          .filter(file -> !file.getFileName().toString().startsWith("."))
+          .toList();
     }
   }
 
+  /** What a refused factory's warning says when all {@code slots} slots are taken. */
+  private static String allTaken(int slots) {
+    return "all "
+        + slots
+        + " of its slots are taken by other processes or scopes"
+        + " ('physicalio.disk.cache.max.slots')";
+  }
+
   @Test
-  void aDirectoryHeldByAnotherProcessIsReadWithoutWhileHeld() throws Exception {
+  void aSlotHeldByAnotherProcessIsPassedOverAndOneSlotHeldIsAllTaken() throws Exception {
     Path directory = temporary.resolve("cache");
+    DiskCacheConfiguration oneSlot =
+        DiskCacheConfiguration.in(directory, 64L * MIB).withMaxSlots(1);
     Process other =
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -157,16 +180,44 @@ class DiskTierUnavailableTest {
                 }
               });
       assertTrue(ready.get(2, TimeUnit.MINUTES).startsWith("ready"));
-      String reason = "another process holds its lock";
-      readWithoutTheTier(readWhole(directory, UsableSpace.FILE_STORE), true, reason);
+      // The other process holds slot-0: this one takes slot-1.
+      wroteTheObject(readWhole(directory, UsableSpace.FILE_STORE));
+      assertEquals(2, cachedFiles(directory.resolve("slot-1")).size(), "data and index");
+      assertEquals(List.of(), cachedFiles(directory.resolve("slot-0")));
+      // With one slot, it is taken.
+      readWithoutTheTier(readWhole(oneSlot, UsableSpace.FILE_STORE), true, allTaken(1));
       // The next factory tries again, counts again, and does not warn again.
-      readWithoutTheTier(readWhole(directory, UsableSpace.FILE_STORE), false, reason);
-      assertEquals(List.of(), cachedFiles(directory));
+      readWithoutTheTier(readWhole(oneSlot, UsableSpace.FILE_STORE), false, allTaken(1));
     } finally {
       other.getOutputStream().close();
       assertTrue(other.waitFor(1, TimeUnit.MINUTES), "the other process ends");
     }
-    wroteTheObject(readWhole(directory, UsableSpace.FILE_STORE));
+    wroteTheObject(readWhole(oneSlot, UsableSpace.FILE_STORE));
+    assertEquals(2, cachedFiles(directory.resolve("slot-0")).size(), "data and index");
+  }
+
+  @Test
+  void allSlotsTakenByOtherScopesIsReadWithout() throws IOException {
+    Path directory = temporary.resolve("cache");
+    DiskCacheConfiguration twoSlots =
+        DiskCacheConfiguration.in(directory, 64L * MIB).withMaxSlots(2);
+    List<PhysicalIO> holders = new ArrayList<>();
+    try {
+      for (int slot = 0; slot < 2; slot++) {
+        holders.add(
+            new PhysicalIO(
+                store,
+                PhysicalIOConfiguration.DEFAULT,
+                twoSlots,
+                new DiskCaches(),
+                new Metrics(),
+                Ticker.system()));
+      }
+      readWithoutTheTier(readWhole(twoSlots, UsableSpace.FILE_STORE), true, allTaken(2));
+      assertEquals(List.of(), cachedFiles(directory));
+    } finally {
+      holders.forEach(PhysicalIO::close);
+    }
   }
 
   @Test

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * places executors on a host), reading one Iceberg table of a JDBC catalog over MinIO through
  * Iceberg's S3FileIO and through {@code SeekwellS3FileIO} with the disk tier on. As a cluster
  * manager gives every JVM of an application the same settings, the driver and both executors are
- * given the same disk cache directory. Every query must answer the same through both FileIOs.
+ * given the same disk cache directory, and each JVM takes a slot of it. Every query must answer the
+ * same through both FileIOs.
  *
  * <p>The workers launch executors with the command Spark's launcher builds from {@code SPARK_HOME}
  * (a {@code jars} directory, kept empty here) and {@code SPARK_SCALA_VERSION}, both set for this
@@ -167,16 +168,26 @@ class IcebergOnSparkClusterTest {
     assertTrue(metrics.get(Metric.DISK_MISSES) > 0, metrics::toString);
     assertEquals(0, metrics.get(Metric.DISK_UNAVAILABLE), metrics::toString);
 
-    // The executors read the data files through Seekwell (each said so in its own log), without
-    // the disk tier, whose directory the driver holds: each warned of it once.
+    // The executors read the data files through Seekwell (each said so in its own log), each with
+    // the disk tier in a slot of the directory of its own: the driver holds slot-0.
     Map<String, List<String>> logs = executorLogs();
     assertEquals(EXECUTORS, logs.size(), "the executors' logs: " + logs.keySet());
     String unavailable = "WARN DiskTier: Disk cache in " + diskCache.toAbsolutePath() + " ";
     logs.forEach(
         (executor, lines) -> {
           assertEquals(1, count(lines, STARTUP_LINE), "executor " + executor + " logged " + lines);
-          assertEquals(1, count(lines, unavailable), "executor " + executor + " logged " + lines);
+          assertEquals(0, count(lines, unavailable), "executor " + executor + " logged " + lines);
         });
+    assertEquals(List.of("slot-0", "slot-1", "slot-2"), slots());
+  }
+
+  /** The slots of the disk cache directory, by name. */
+  private static List<String> slots() {
+    try (Stream<Path> entries = Files.list(diskCache)) {
+      return entries.map(entry -> entry.getFileName().toString()).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static long count(List<String> lines, String start) {

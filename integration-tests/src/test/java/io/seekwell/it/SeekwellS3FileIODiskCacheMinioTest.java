@@ -18,7 +18,9 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.aws.s3.S3FileIOProperties;
 import org.junit.jupiter.api.Test;
@@ -29,8 +31,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * The disk tier under the Iceberg FileIO, against MinIO (over TLS, for SSE-C): a later FileIO on
  * the same directory, as a new JVM would have, reads Iceberg's files with no GET, only the files it
- * is told to keep, and never serves an SSE-C file to a reader without the key. A FileIO whose
- * directory cannot be used reads from S3.
+ * is told to keep, and never serves an SSE-C file to a reader without the key. The FileIOs of one
+ * JVM share one slot of the directory. A FileIO whose directory cannot be used reads from S3.
  */
 @WithS3Server(tls = true)
 class SeekwellS3FileIODiskCacheMinioTest {
@@ -54,6 +56,28 @@ class SeekwellS3FileIODiskCacheMinioTest {
     long cold = readAll(bucket, properties("all"), manifest, data);
     assertTrue(cold >= 2, "the first FileIO fetches both files: " + cold + " GETs");
     assertEquals(0, readAll(bucket, properties("all"), manifest, data), "GETs of a warm disk");
+  }
+
+  @Test
+  void twoFileIosOfOneJvmShareOneSlot(S3TestBucket bucket) throws IOException {
+    String manifest = write(bucket, "s/metadata/snap-3-c.avro", TestData.randomBytes(8, 90_000));
+    try (SeekwellS3FileIO first = new SeekwellS3FileIO(() -> client(bucket));
+        SeekwellS3FileIO second = new SeekwellS3FileIO(() -> client(bucket))) {
+      first.initialize(properties("all"));
+      second.initialize(properties("all"));
+      for (SeekwellS3FileIO io : List.of(first, second)) {
+        try (InputStream in = io.newInputFile(manifest, 90_000).newStream()) {
+          assertArrayEquals(written.get(manifest), in.readAllBytes());
+        }
+        assertEquals(0, io.seekwellMetrics().get(Metric.DISK_UNAVAILABLE));
+      }
+      try (Stream<Path> entries = Files.list(directory)) {
+        assertEquals(
+            List.of("slot-0"),
+            entries.map(entry -> entry.getFileName().toString()).toList(),
+            "one slot for both FileIOs");
+      }
+    }
   }
 
   @Test

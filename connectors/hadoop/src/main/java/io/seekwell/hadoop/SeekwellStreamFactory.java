@@ -1,5 +1,6 @@
 package io.seekwell.hadoop;
 
+import io.seekwell.DiskCacheScope;
 import io.seekwell.InputPolicy;
 import io.seekwell.OpenStreamInformation;
 import io.seekwell.RequestCallback;
@@ -44,6 +45,15 @@ public class SeekwellStreamFactory extends AbstractObjectInputStreamFactory {
   /** The prefix of Seekwell's settings in the Hadoop configuration. */
   public static final String SETTINGS_PREFIX = "fs.s3a.seekwell.";
 
+  /**
+   * The scope in which every stream factory of this JVM shares its disk cache directory ({@code
+   * fs.s3a.seekwell.physicalio.disk.cache.dir}). S3A makes one factory per file system instance
+   * (per bucket and user), from configuration alone, so no caller could hand them a scope: without
+   * this one, each would take a slot of the directory of its own. It holds no cache while no
+   * factory has the directory open; the last factory to stop closes the cache and frees the slot.
+   */
+  private static final DiskCacheScope DISK_CACHES = new DiskCacheScope();
+
   private volatile S3SeekableInputStreamFactory seekwell;
 
   /** Created by S3A from {@code fs.s3a.input.stream.custom.factory}. */
@@ -75,7 +85,9 @@ public class SeekwellStreamFactory extends AbstractObjectInputStreamFactory {
                         Constants.MAXIMUM_CONNECTIONS, Constants.DEFAULT_MAXIMUM_CONNECTIONS)));
     seekwell =
         new S3SeekableInputStreamFactory(
-            new S3aObjectClient(configuration.client().maxConnections()), configuration);
+            new S3aObjectClient(configuration.client().maxConnections()),
+            configuration,
+            DISK_CACHES);
   }
 
   @Override

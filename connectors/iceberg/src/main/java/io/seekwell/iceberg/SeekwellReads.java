@@ -1,6 +1,7 @@
 package io.seekwell.iceberg;
 
 import io.seekwell.AnnouncedObject;
+import io.seekwell.DiskCacheScope;
 import io.seekwell.OpenStreamInformation;
 import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.S3SeekableInputStreamFactory;
@@ -52,6 +53,16 @@ final class SeekwellReads implements AutoCloseable {
       };
     }
   }
+
+  /**
+   * The scope in which every Seekwell factory of this JVM shares its disk cache directory ({@code
+   * seekwell.physicalio.disk.cache.dir}). Engines make FileIOs from catalog properties alone, many
+   * per JVM (one per catalog and per table broadcast to an executor, often never closed), so no
+   * caller could hand them a scope: without this one, each would take a slot of the directory of
+   * its own. It holds no cache while no factory has the directory open; the last factory to close
+   * closes the cache and frees the slot.
+   */
+  private static final DiskCacheScope DISK_CACHES = new DiskCacheScope();
 
   private final S3SeekableInputStreamConfiguration configuration;
   private final CustomerKey customerKey;
@@ -105,7 +116,7 @@ final class SeekwellReads implements AutoCloseable {
       throw new IllegalStateException("The FileIO is closed");
     }
     return factories.computeIfAbsent(
-        s3, client -> new S3SeekableInputStreamFactory(client, configuration));
+        s3, client -> new S3SeekableInputStreamFactory(client, configuration, DISK_CACHES));
   }
 
   /** Forgets what every factory cached of {@code location}. */
