@@ -2,14 +2,19 @@ package io.seekwell.physical;
 
 import io.seekwell.DiskCacheConfiguration;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,8 +30,14 @@ import org.slf4j.LoggerFactory;
  * locks belong to the process, and closing any channel to a locked file releases the process's lock
  * on it (POSIX), so a second scope must never open the lock file of a slot a first one holds. The
  * mark is created exclusively before the lock file is opened and deleted after it is closed; a
- * scope that finds it in place leaves the slot alone. Marks that a process which crashed left are
- * deleted by the next holder of the slot.
+ * scope that finds it in place leaves the slot alone.
+ *
+ * <p>Another process's mark is never deleted while it may be live: a process trying the slot marks
+ * it for the milliseconds its attempt takes, and deleting that mark would let a second scope of
+ * that process open the lock file and, closing it, drop the first one's lock. A process that
+ * crashed leaves its mark behind; the slot's holder deletes, when it claims the slot, only other
+ * processes' marks last modified more than {@link #STALE_MARK_AGE} ago. A stale mark of this
+ * process's id and start time cannot exist, as this process deletes its own.
  */
 final class DiskDirectoryLock {
 
@@ -38,6 +49,13 @@ final class DiskDirectoryLock {
    */
   static final long MIN_USABLE_BYTES = DiskCacheConfiguration.MIN_SIZE;
 
+  /**
+   * How long ago another process's mark must have been last modified for the slot's holder to take
+   * it as left by a crash and delete it: a live mark of a process trying the slot is milliseconds
+   * old.
+   */
+  static final Duration STALE_MARK_AGE = Duration.ofMinutes(10);
+
   private static final Logger LOG = LoggerFactory.getLogger(DiskDirectoryLock.class);
   private static final String LOCK_FILE = ".lock";
   private static final String MARK_PREFIX = ".held-by-";
@@ -47,6 +65,10 @@ final class DiskDirectoryLock {
           + ProcessHandle.current().pid()
           + "-"
           + ProcessHandle.current().info().startInstant().map(Instant::toEpochMilli).orElse(0L);
+
+  // Lock files another scope of this process held without its mark (never expected): closing them
+  // would drop that scope's lock, so they stay open, and referenced, until the process ends.
+  private static final Queue<FileChannel> LEFT_OPEN = new ConcurrentLinkedQueue<>();
 
   private final Path directory;
   private final FileChannel channel;
@@ -85,7 +107,14 @@ final class DiskDirectoryLock {
       channel =
           FileChannel.open(
               directory.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-      FileLock lock = channel.tryLock();
+      FileLock lock;
+      try {
+        lock = channel.tryLock();
+      } catch (OverlappingFileLockException e) {
+        // The mark stays too, so that this process's other scopes pass the slot over.
+        leaveOpen(channel, directory);
+        return Optional.empty();
+      }
       if (lock == null) {
         unmark(mark, channel);
         return Optional.empty();
@@ -99,15 +128,29 @@ final class DiskDirectoryLock {
                 + MIN_USABLE_BYTES
                 + " the disk cache needs to start");
       }
-      deleteStaleMarks(directory);
+      deleteStaleMarks(directory, Instant.now());
       return Optional.of(new DiskDirectoryLock(directory, channel, lock));
-    } catch (IOException e) {
+    } catch (IOException | UncheckedIOException e) {
       unmark(mark, channel);
       throw new DiskUnavailableException("it cannot be created or locked (" + e + ")", e);
     } catch (DiskUnavailableException | RuntimeException e) {
       unmark(mark, channel);
       throw e;
     }
+  }
+
+  /**
+   * Keeps {@code channel} open until the process ends: another scope of this process holds the lock
+   * of its file without its mark (marks keep scopes apart, so this is not expected), and closing
+   * the channel would release that scope's lock.
+   */
+  private static void leaveOpen(FileChannel channel, Path directory) {
+    LEFT_OPEN.add(channel);
+    LOG.warn(
+        "Disk cache in {}: another scope of this process holds the slot's lock without its mark;"
+            + " the slot is taken, and this lock file is left open until the process ends, as"
+            + " closing it would release that scope's lock",
+        directory);
   }
 
   private static long usableIn(Path directory, UsableSpace space) throws DiskUnavailableException {
@@ -119,17 +162,25 @@ final class DiskDirectoryLock {
   }
 
   /**
-   * Deletes the marks of other processes in the slot this process now holds: none of them holds it,
-   * so each is left by a process that crashed, or is of one that is about to find the slot taken.
+   * Deletes the marks that other processes left in the slot this process now holds and that were
+   * last modified before {@link #STALE_MARK_AGE} until {@code now}: those of processes that
+   * crashed. A younger mark may be live (its process is about to find the slot taken) and stays.
+   * Best effort: a failure leaves the marks, and the slot is held all the same.
    */
-  private static void deleteStaleMarks(Path directory) throws IOException {
+  private static void deleteStaleMarks(Path directory, Instant now) {
+    Instant staleBefore = now.minus(STALE_MARK_AGE);
     try (Stream<Path> files = Files.list(directory)) {
       for (Path file : (Iterable<Path>) files::iterator) {
         String name = file.getFileName().toString();
-        if (name.startsWith(MARK_PREFIX) && !name.equals(MARK)) {
-          Files.deleteIfExists(file);
+        if (name.startsWith(MARK_PREFIX)
+            && !name.equals(MARK)
+            && Files.getLastModifiedTime(file).toInstant().isBefore(staleBefore)
+            && Files.deleteIfExists(file)) {
+          LOG.debug("Disk cache in {}: deleted {}, a crashed process's mark", directory, name);
         }
       }
+    } catch (IOException | UncheckedIOException e) {
+      LOG.debug("Disk cache in {}: stale marks not deleted", directory, e);
     }
   }
 
