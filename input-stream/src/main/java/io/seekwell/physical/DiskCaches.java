@@ -28,7 +28,13 @@ import org.slf4j.LoggerFactory;
  * far, and the last user's close of the cache (up to 10 s for the writer, then the unmapping of
  * every file), which takes the cache out of {@code open} first. A factory of this scope that opens
  * that directory meanwhile waits (the monitor released) until the close has freed the slot, so that
- * it takes the same slot, warm; the factories of other directories do not wait.
+ * it takes the lowest free slot only once this scope's old one is free (so it is that slot, warm,
+ * unless a lower one is free too or another opener took it first); the factories of other
+ * directories do not wait.
+ *
+ * <p>Warnings are per scope: the first factory of a scope that cannot use a directory warns, the
+ * later ones of that scope log at debug level until a cache opens there again. Factories given no
+ * scope each have one of their own, so each of them warns.
  */
 public final class DiskCaches {
 
@@ -52,12 +58,14 @@ public final class DiskCaches {
    * slot of the directory (see {@link DiskCache#open}), with {@code maxQueuedBytes} of writes
    * queued at most (as the first user set it). None if the directory cannot be used (see {@link
    * DiskUnavailableException}), all its slots taken included: that is counted in {@code metrics} as
-   * {@link Metric#DISK_UNAVAILABLE} and logged, as a warning the first time for the directory.
+   * {@link Metric#DISK_UNAVAILABLE} and logged, as a warning the first time for the directory in
+   * this scope. An unexpected failure to open it is taken as the directory's too: the factory reads
+   * without the cache rather than failing.
    *
    * @throws IllegalArgumentException if another user of this scope has the directory with another
-   *     {@code physicalio.disk.cache.max.size}: two sizes for one cache are the configuration's
-   *     error, not the disk's, and no fallback would honour both (another scope, in another slot,
-   *     may set its own)
+   *     {@code physicalio.disk.cache.max.size} or {@code max.slots}: two bounds for one cache are
+   *     the configuration's error, not the disk's, and no fallback would honour both (another
+   *     scope, in another slot, may set its own)
    */
   synchronized Optional<DiskCache> acquire(
       DiskCacheConfiguration configuration,
@@ -70,31 +78,38 @@ public final class DiskCaches {
     DiskCache cache = open.get(directory);
     if (cache == null) {
       try {
-        cache =
-            DiskCache.open(
-                directory,
-                configuration.maxSlots(),
-                configuration.maxSize(),
-                maxQueuedBytes,
-                nanos,
-                space);
+        cache = DiskCache.open(directory, configuration, maxQueuedBytes, nanos, space);
       } catch (DiskUnavailableException e) {
         readWithout(directory, e, metrics);
+        return Optional.empty();
+      } catch (RuntimeException e) {
+        LOG.debug("Disk cache in {}: opening it failed", directory, e);
+        readWithout(
+            directory,
+            new DiskUnavailableException("opening it failed unexpectedly (" + e + ")", e),
+            metrics);
         return Optional.empty();
       }
       open.put(directory, cache);
       warned.remove(directory);
-    } else if (cache.maxBytes() != configuration.maxSize()) {
+    } else if (!cache.boundedAs(configuration)) {
+      DiskCacheConfiguration first = cache.configuration();
       throw new IllegalArgumentException(
           "'"
               + DiskCacheConfiguration.PREFIX
-              + "max.size' is "
+              + "max.size' and '"
+              + DiskCacheConfiguration.PREFIX
+              + "max.slots' are "
               + configuration.maxSize()
-              + " bytes, but another factory uses '"
+              + " bytes and "
+              + configuration.maxSlots()
+              + ", but another factory uses '"
               + directory
               + "' with "
-              + cache.maxBytes()
-              + " in the same scope: factories sharing a disk cache must set the same size");
+              + first.maxSize()
+              + " bytes and "
+              + first.maxSlots()
+              + " in the same scope: factories sharing a disk cache must bound it alike");
     }
     users.merge(cache, 1, Integer::sum);
     return Optional.of(cache);
