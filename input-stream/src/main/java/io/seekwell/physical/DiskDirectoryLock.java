@@ -38,6 +38,12 @@ import org.slf4j.LoggerFactory;
  * crashed leaves its mark behind; the slot's holder deletes, when it claims the slot, only other
  * processes' marks last modified more than {@link #STALE_MARK_AGE} ago. A stale mark of this
  * process's id and start time cannot exist, as this process deletes its own.
+ *
+ * <p><b>Design notes.</b> A hold is immutable; {@link #release} runs once, on the thread that
+ * closes the cache. Claims run on the threads that build factories, each under its scope's monitor;
+ * scopes are kept apart by the marks (the file system's exclusive create), not by a lock of this
+ * class. Its one shared state, the lock files left open ({@code LEFT_OPEN}), is a concurrent queue
+ * that claims only add to.
  */
 final class DiskDirectoryLock {
 
