@@ -3,8 +3,10 @@ package io.seekwell.physical;
 import io.seekwell.DiskCacheConfiguration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,14 +67,16 @@ final class DiskCache {
       DiskCacheConfiguration configuration,
       long maxQueuedBytes,
       LongSupplier nanos,
-      UsableSpace space)
+      UsableSpace space,
+      Consumer<FileChannel> keepOpen)
       throws DiskUnavailableException {
     int slots = configuration.maxSlots();
     DiskUnavailableException firstFailure = null;
     int firstFailed = -1;
     for (int n = 0; n < slots; n++) {
       try {
-        Optional<DiskDirectory> claimed = DiskDirectory.open(home.resolve(SLOT_PREFIX + n), space);
+        Optional<DiskDirectory> claimed =
+            DiskDirectory.open(home.resolve(SLOT_PREFIX + n), space, keepOpen);
         if (claimed.isPresent()) {
           LOG.debug("Disk cache in {}: this scope uses {}{}", home, SLOT_PREFIX, n);
           return open(home, claimed.get(), configuration, maxQueuedBytes, nanos);

@@ -3,9 +3,12 @@ package io.seekwell.physical;
 import io.seekwell.DiskCacheConfiguration;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -21,16 +24,16 @@ import org.slf4j.LoggerFactory;
  * io.seekwell.DiskCacheScope}; a {@link PhysicalIO} given no scope makes one of its own. A scope
  * holds no cache while no factory of it has a directory open, so it needs no closing.
  *
- * <p><b>Design notes.</b> {@code open}, {@code users}, {@code closing} and {@code warned} are
- * guarded by this object's monitor, taken only when a factory opens or closes its tier; opening a
- * cache (claiming a slot, probing it, listing it) runs under it, on the thread that builds the
- * factory. Waiting for writes runs outside it: a leaving factory's wait for the writes queued so
- * far, and the last user's close of the cache (up to 10 s for the writer, then the unmapping of
- * every file), which takes the cache out of {@code open} first. A factory of this scope that opens
- * that directory meanwhile waits (the monitor released) until the close has freed the slot, so that
- * it takes the lowest free slot only once this scope's old one is free (so it is that slot, warm,
- * unless a lower one is free too or another opener took it first); the factories of other
- * directories do not wait.
+ * <p><b>Design notes.</b> {@code open}, {@code users}, {@code closing}, {@code warned} and {@code
+ * leftOpen} are guarded by this object's monitor, taken only when a factory opens or closes its
+ * tier; opening a cache (claiming a slot, probing it, listing it) runs under it, on the thread that
+ * builds the factory. Waiting for writes runs outside it: a leaving factory's wait for the writes
+ * queued so far, and the last user's close of the cache (up to 10 s for the writer, then the
+ * unmapping of every file), which takes the cache out of {@code open} first. A factory of this
+ * scope that opens that directory meanwhile waits (the monitor released) until the close has freed
+ * the slot, so that it takes the lowest free slot only once this scope's old one is free (so it is
+ * that slot, warm, unless a lower one is free too or another opener took it first); the factories
+ * of other directories do not wait.
  *
  * <p>Warnings are per scope: the first factory of a scope that cannot use a directory warns, the
  * later ones of that scope log at debug level until a cache opens there again. Factories given no
@@ -47,6 +50,9 @@ public final class DiskCaches {
   private final Set<Path> closing = new HashSet<>();
   // The directories found unusable since a cache last opened there, warned of.
   private final Set<Path> warned = new HashSet<>();
+  // Lock files a claim could not close without releasing another scope's lock (see
+  // DiskDirectoryLock#claim; not expected), kept open and referenced while this scope lasts.
+  private final List<FileChannel> leftOpen = new ArrayList<>();
 
   /** A scope with no cache open. */
   public DiskCaches() {
@@ -78,7 +84,8 @@ public final class DiskCaches {
     DiskCache cache = open.get(directory);
     if (cache == null) {
       try {
-        cache = DiskCache.open(directory, configuration, maxQueuedBytes, nanos, space);
+        cache =
+            DiskCache.open(directory, configuration, maxQueuedBytes, nanos, space, leftOpen::add);
       } catch (DiskUnavailableException e) {
         readWithout(directory, e, metrics);
         return Optional.empty();

@@ -13,8 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Design notes.</b> A hold is immutable; {@link #release} runs once, on the thread that
  * closes the cache. Claims run on the threads that build factories, each under its scope's monitor;
  * scopes are kept apart by the marks (the file system's exclusive create), not by a lock of this
- * class. Its one shared state, the lock files left open ({@code LEFT_OPEN}), is a concurrent queue
- * that claims only add to.
+ * class. A lock file that must stay open (see {@link #claim}) is handed to the claiming scope,
+ * which keeps it; this class keeps no state beyond its holds.
  */
 final class DiskDirectoryLock {
 
@@ -72,10 +71,6 @@ final class DiskDirectoryLock {
           + "-"
           + ProcessHandle.current().info().startInstant().map(Instant::toEpochMilli).orElse(0L);
 
-  // Lock files another scope of this process held without its mark (never expected): closing them
-  // would drop that scope's lock, so they stay open, and referenced, until the process ends.
-  private static final Queue<FileChannel> LEFT_OPEN = new ConcurrentLinkedQueue<>();
-
   private final Path directory;
   private final FileChannel channel;
   private final FileLock lock;
@@ -88,12 +83,17 @@ final class DiskDirectoryLock {
 
   /**
    * Creates the slot {@code directory} if missing, locks it, and checks that {@code space} says
-   * enough bytes are usable in it; on any failure, nothing stays held.
+   * enough bytes are usable in it; on any failure, nothing stays held. If another scope of this
+   * process holds the slot's lock without its mark (marks keep scopes apart, so this is not
+   * expected), the lock file this claim opened cannot be closed, as closing it would release that
+   * scope's lock: it goes to {@code keepOpen}, which must keep it referenced (an unreferenced
+   * channel is closed when collected).
    *
    * @return the hold, or none if another process or another scope of this one holds the slot
    * @throws DiskUnavailableException if it cannot be created or locked, or its disk is full
    */
-  static Optional<DiskDirectoryLock> claim(Path directory, UsableSpace space)
+  static Optional<DiskDirectoryLock> claim(
+      Path directory, UsableSpace space, Consumer<FileChannel> keepOpen)
       throws DiskUnavailableException {
     Path mark = directory.resolve(MARK);
     try {
@@ -118,7 +118,7 @@ final class DiskDirectoryLock {
         lock = channel.tryLock();
       } catch (OverlappingFileLockException e) {
         // The mark stays too, so that this process's other scopes pass the slot over.
-        leaveOpen(channel, directory);
+        leaveOpen(channel, directory, keepOpen);
         return Optional.empty();
       }
       if (lock == null) {
@@ -146,15 +146,16 @@ final class DiskDirectoryLock {
   }
 
   /**
-   * Keeps {@code channel} open until the process ends: another scope of this process holds the lock
-   * of its file without its mark (marks keep scopes apart, so this is not expected), and closing
-   * the channel would release that scope's lock.
+   * Hands {@code channel} to {@code keepOpen} instead of closing it: another scope of this process
+   * holds the lock of its file without its mark, and closing the channel would release that scope's
+   * lock.
    */
-  private static void leaveOpen(FileChannel channel, Path directory) {
-    LEFT_OPEN.add(channel);
+  private static void leaveOpen(
+      FileChannel channel, Path directory, Consumer<FileChannel> keepOpen) {
+    keepOpen.accept(channel);
     LOG.warn(
         "Disk cache in {}: another scope of this process holds the slot's lock without its mark;"
-            + " the slot is taken, and this lock file is left open until the process ends, as"
+            + " the slot is taken, and this lock file is left open while this scope lasts, as"
             + " closing it would release that scope's lock",
         directory);
   }
