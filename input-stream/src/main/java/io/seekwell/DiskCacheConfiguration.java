@@ -16,10 +16,10 @@ import java.util.Optional;
  * docs/configuration.md}.
  *
  * @param directory where cached bytes are kept; empty for no disk tier
- * @param maxSize the most bytes of cached objects kept in one slot of the directory
+ * @param maxSize the most bytes of cached objects kept in the directory as a whole: each of its
+ *     slots keeps within an equal share of it ({@link #slotSize()})
  * @param maxSlots how many slots the directory holds at most: each opener (a JVM, or a {@link
- *     DiskCacheScope} in one) that finds the lower ones taken uses the next, so the directory as a
- *     whole keeps at most {@code maxSlots × maxSize} bytes
+ *     DiskCacheScope} in one) that finds the lower ones taken, or unusable, uses the next
  * @param immutablePrefixes locations ({@code s3://bucket/prefix}) under which every object is
  *     written once and never changed, so that its bytes may be cached on disk without being
  *     declared immutable by each open
@@ -53,14 +53,17 @@ public record DiskCacheConfiguration(
           "max.size",
           10L << 30,
           MIN_SIZE,
-          "the most bytes of objects kept in one slot of the directory");
+          "the most bytes of objects kept in the directory as a whole; each of its slots keeps"
+              + " within `max.size / max.slots`");
   private static final Setting<Integer> MAX_SLOTS =
       Setting.count(
           "max.slots",
-          8,
+          4,
           1,
           "how many slots the directory holds, each used by one JVM (or one scope of factories in"
-              + " a JVM) at a time");
+              + " a JVM) at a time and given `max.size / max.slots` bytes; a single-JVM deployment"
+              + " may set 1 to give its cache the whole bound, Spark the driver and executors that"
+              + " share a host");
   private static final Setting<Boolean> SCANS =
       Setting.flag(
           "scans",
@@ -97,16 +100,43 @@ public record DiskCacheConfiguration(
     Objects.requireNonNull(directory, "directory");
     SETTINGS.check(MAX_SIZE, maxSize);
     SETTINGS.check(MAX_SLOTS, maxSlots);
+    if (maxSize / maxSlots < MIN_SIZE) {
+      throw new IllegalArgumentException(
+          "'"
+              + PREFIX
+              + MAX_SIZE.key()
+              + "' ("
+              + maxSize
+              + " bytes) divided among '"
+              + PREFIX
+              + MAX_SLOTS.key()
+              + "' ("
+              + maxSlots
+              + ") leaves "
+              + maxSize / maxSlots
+              + " bytes per slot, fewer than the "
+              + MIN_SIZE
+              + " a slot needs: raise the first or lower the second");
+    }
     immutablePrefixes = SETTINGS.check(IMMUTABLE_PREFIXES, List.copyOf(immutablePrefixes));
   }
 
   /**
-   * A disk tier in {@code directory} keeping at most {@code maxSize} bytes in each of the default
+   * A disk tier in {@code directory} keeping at most {@code maxSize} bytes there, in the default
    * number of slots.
    */
   public static DiskCacheConfiguration in(Path directory, long maxSize) {
-    return new DiskCacheConfiguration(
-        Optional.of(directory), maxSize, MAX_SLOTS.defaultValue(), List.of(), false);
+    return in(directory, maxSize, MAX_SLOTS.defaultValue());
+  }
+
+  /** A disk tier in {@code directory} keeping at most {@code maxSize} bytes in {@code slots}. */
+  public static DiskCacheConfiguration in(Path directory, long maxSize, int slots) {
+    return new DiskCacheConfiguration(Optional.of(directory), maxSize, slots, List.of(), false);
+  }
+
+  /** The most bytes one slot of the directory keeps: its share of {@link #maxSize}. */
+  public long slotSize() {
+    return maxSize / maxSlots;
   }
 
   /** These settings, with at most {@code slots} slots in the directory. */

@@ -34,8 +34,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * streams on many threads, and they share its metadata cache and its memory-bounded block cache.
  *
  * <p>The factory owns the {@link ObjectClient} it is given or builds, and {@link #close()} closes
- * it, stops every thread the factory started and drops every cached byte. An AWS SDK client passed
- * to a convenience constructor stays the caller's and is not closed.
+ * it, stops every thread the factory started and drops every cached byte; a constructor that throws
+ * closes them too. An AWS SDK client passed to a convenience constructor stays the caller's and is
+ * not closed.
  *
  * <p>With a disk tier ({@code physicalio.disk.cache.dir}), a factory given a {@link DiskCacheScope}
  * shares its directory's disk cache with the other factories of that scope, and leaves it when it
@@ -99,35 +100,57 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     Objects.requireNonNull(diskCaches, "diskCaches");
     this.configuration = Objects.requireNonNull(configuration, "configuration");
     this.metrics = new Metrics();
-    this.strategies = new ReadStrategySelector(configuration, metrics);
-    this.client =
-        new RetryingObjectClient(
-            new MeteredObjectClient(client, metrics),
-            configuration.client(),
-            metrics,
-            scheduler,
-            ticker);
-    AnnouncementSettings announcing;
+    ReadStrategySelector selector = null;
+    RetryingObjectClient retrying = null;
     try {
-      announcing = AnnouncementSettings.of(configuration);
+      selector = new ReadStrategySelector(configuration, metrics);
+      retrying =
+          new RetryingObjectClient(
+              new MeteredObjectClient(client, metrics),
+              configuration.client(),
+              metrics,
+              scheduler,
+              ticker);
+      this.announcementSettings = AnnouncementSettings.of(configuration);
       // The format plug-ins have read their keys now: any key left is not a setting.
       configuration.rawConfiguration().requireEveryKeyRead(key -> false);
       this.physicalIO =
           new PhysicalIO(
-              this.client,
+              retrying,
               configuration.physicalIO(),
               configuration.diskCache(),
               diskCaches.caches(),
               metrics,
               ticker);
-    } catch (IllegalArgumentException e) {
-      strategies.close();
-      scheduler.close();
+    } catch (RuntimeException | Error e) {
+      closeBuilt(selector, retrying, client, scheduler);
       throw e;
     }
+    this.strategies = selector;
+    this.client = retrying;
     logStartup(configuration, strategies.formatNames());
-    this.announcementSettings = announcing;
     this.vectored = new VectoredReads(physicalIO::mergeGap);
+  }
+
+  /**
+   * Closes what a constructor that failed had built, and what it owns: the strategies, the
+   * resilience layer (which closes {@code scheduler} and {@code client}), or, if that was not
+   * built, {@code scheduler} and {@code client} themselves.
+   */
+  private static void closeBuilt(
+      ReadStrategySelector selector,
+      RetryingObjectClient retrying,
+      ObjectClient client,
+      Scheduler scheduler) {
+    if (selector != null) {
+      selector.close();
+    }
+    if (retrying != null) {
+      retrying.close();
+    } else {
+      scheduler.close();
+      client.close();
+    }
   }
 
   /**

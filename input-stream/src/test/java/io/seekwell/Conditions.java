@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /** Waits on conditions that nothing signals, with a deadline, without sleeping. */
-final class Conditions {
+public final class Conditions {
 
   private Conditions() {}
 
@@ -14,7 +14,7 @@ final class Conditions {
    * Returns once {@code condition} holds; fails naming {@code what} if it does not within {@code
    * deadline}. The waiting thread yields between checks, so that the threads it waits for run.
    */
-  static void await(BooleanSupplier condition, Duration deadline, String what) {
+  public static void await(BooleanSupplier condition, Duration deadline, String what) {
     long end = System.nanoTime() + deadline.toNanos();
     while (!condition.getAsBoolean()) {
       assertTrue(System.nanoTime() - end < 0, "within " + deadline + ": " + what);

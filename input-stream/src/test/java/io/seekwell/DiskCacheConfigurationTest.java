@@ -27,7 +27,8 @@ class DiskCacheConfigurationTest {
     assertEquals(DiskCacheConfiguration.OFF, defaults);
     assertFalse(defaults.isEnabled());
     assertEquals(10L << 30, defaults.maxSize());
-    assertEquals(8, defaults.maxSlots());
+    assertEquals(4, defaults.maxSlots());
+    assertEquals(10L << 28, defaults.slotSize(), "a quarter of the bound per slot");
     assertFalse(defaults.scans());
   }
 
@@ -63,6 +64,23 @@ class DiskCacheConfigurationTest {
     assertTrue(
         refused.getMessage().contains("seekwell.physicalio.disk.cache.max.size"),
         refused.getMessage());
+  }
+
+  @Test
+  void aShareUnderTheSmallestBoundPerSlotIsRefusedNamingBothKeys() {
+    IllegalArgumentException refused =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                read(
+                    Map.of(
+                        "seekwell.physicalio.disk.cache.max.size", "3MB",
+                        "seekwell.physicalio.disk.cache.max.slots", "4")));
+    assertTrue(
+        refused.getMessage().contains("physicalio.disk.cache.max.size"), refused.getMessage());
+    assertTrue(
+        refused.getMessage().contains("physicalio.disk.cache.max.slots"), refused.getMessage());
+    assertEquals(1L << 20, DiskCacheConfiguration.in(Path.of("/tmp"), 4L << 20, 4).slotSize());
   }
 
   @Test

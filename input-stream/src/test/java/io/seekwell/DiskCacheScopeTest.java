@@ -3,11 +3,13 @@ package io.seekwell;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.metrics.MetricsSnapshot;
+import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.logical.LogicalIOConfiguration;
 import io.seekwell.testing.InMemoryObjectClient;
@@ -18,7 +20,9 @@ import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,9 +43,13 @@ class DiskCacheScopeTest {
   private final String etag = store.put(URI.location(), content);
 
   private S3SeekableInputStreamConfiguration configuration() {
+    return configuration(DiskCacheConfiguration.in(directory, 64L << 20));
+  }
+
+  private static S3SeekableInputStreamConfiguration configuration(DiskCacheConfiguration disk) {
     return S3SeekableInputStreamConfiguration.builder()
         .logicalIO(LogicalIOConfiguration.OFF)
-        .diskCache(DiskCacheConfiguration.in(directory, 64L << 20))
+        .diskCache(disk)
         .build();
   }
 
@@ -89,8 +97,11 @@ class DiskCacheScopeTest {
     S3SeekableInputStreamFactory alone = new S3SeekableInputStreamFactory(store, configuration());
     try (alone) {
       assertEquals(0, readWhole(alone).get(Metric.DISK_BYTES_READ));
+      Conditions.await(
+          () -> alone.getMetrics().get(Metric.DISK_BYTES_WRITTEN) == LENGTH,
+          Duration.ofMinutes(1),
+          "the object written to disk");
     }
-    assertEquals(LENGTH, alone.getMetrics().get(Metric.DISK_BYTES_WRITTEN), "written by its close");
     try (FileChannel channel =
             FileChannel.open(
                 directory.resolve("slot-0").resolve(".lock"), StandardOpenOption.WRITE);
@@ -105,6 +116,38 @@ class DiskCacheScopeTest {
       assertTrue(metrics.get(Metric.DISK_HITS) > 0, metrics::toString);
     }
     assertEquals(getsBefore, store.gets().size(), "GETs of the factory that took slot-0 again");
+    assertEquals(List.of("slot-0"), slots());
+  }
+
+  @Test
+  void aFactoryRefusedForAnotherBoundClosesWhatItOwnsAndLeavesTheScopesCacheInUse()
+      throws IOException {
+    DiskCacheScope scope = new DiskCacheScope();
+    InMemoryObjectClient refusedClient = new InMemoryObjectClient(new Metrics());
+    refusedClient.put(URI.location(), content);
+    try (S3SeekableInputStreamFactory first =
+        new S3SeekableInputStreamFactory(store, configuration(), scope)) {
+      S3SeekableInputStreamConfiguration twoSlots =
+          configuration(DiskCacheConfiguration.in(directory, 64L << 20, 2));
+      IllegalArgumentException refused =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> new S3SeekableInputStreamFactory(refusedClient, twoSlots, scope));
+      assertTrue(
+          refused.getMessage().contains("physicalio.disk.cache.max.slots"), refused.getMessage());
+      ExecutionException head =
+          assertThrows(
+              ExecutionException.class,
+              () -> refusedClient.headObject(HeadRequest.of(URI.location())).get());
+      assertTrue(head.getCause().getMessage().contains("client is closed"), head::toString);
+
+      MetricsSnapshot metrics = readWhole(first);
+      assertEquals(0, metrics.get(Metric.DISK_UNAVAILABLE));
+      Conditions.await(
+          () -> first.getMetrics().get(Metric.DISK_BYTES_WRITTEN) == LENGTH,
+          Duration.ofMinutes(1),
+          "the first factory's cache, still open, writes the object");
+    }
     assertEquals(List.of("slot-0"), slots());
   }
 }

@@ -83,7 +83,7 @@ public class DiskTierReadBenchmark {
     return new S3SeekableInputStreamFactory(
         store,
         S3SeekableInputStreamConfiguration.builder()
-            .diskCache(DiskCacheConfiguration.in(directory.resolve("tier"), 1L << 30))
+            .diskCache(DiskCacheConfiguration.in(directory.resolve("tier"), 1L << 30, 1))
             .build());
   }
 

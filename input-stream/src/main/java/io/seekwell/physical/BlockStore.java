@@ -129,20 +129,8 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
       Ticker ticker) {
     this.metrics = metrics;
     this.metadata = metadata;
-    this.link =
-        new LinkStats(configuration.targetRequestSize(), configuration.largestRequestSize());
-    this.planner = new RequestPlanner(configuration, link::requestSize);
     long scanLength = configuration.maxMemoryLimit() / 4;
-    this.memory = new MemoryTier(configuration.maxMemoryLimit(), scanLength, metrics, this::leave);
-    this.fetcher =
-        new Fetcher(
-            client,
-            this,
-            configuration.fetchThreads(),
-            configuration.readTimeout().toNanos(),
-            link,
-            metrics,
-            ticker);
+    // First, as it may throw (two bounds for one cache): nothing else is held yet.
     this.lower =
         DiskTier.open(
                 diskCache,
@@ -154,6 +142,19 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
                 metrics)
             .<List<Tier>>map(List::of)
             .orElse(List.of());
+    this.link =
+        new LinkStats(configuration.targetRequestSize(), configuration.largestRequestSize());
+    this.planner = new RequestPlanner(configuration, link::requestSize);
+    this.memory = new MemoryTier(configuration.maxMemoryLimit(), scanLength, metrics, this::leave);
+    this.fetcher =
+        new Fetcher(
+            client,
+            this,
+            configuration.fetchThreads(),
+            configuration.readTimeout().toNanos(),
+            link,
+            metrics,
+            ticker);
     this.tiers = new Tiers(memory, lower, fetcher);
   }
 

@@ -3,8 +3,10 @@ package io.seekwell.physical;
 import io.seekwell.DiskCacheConfiguration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,45 +31,78 @@ final class DiskCache {
   private final DiskObjects objects;
   private final DiskReader reader;
   private final DiskWriter writer;
-  private final long maxBytes;
+  private final DiskCacheConfiguration configuration;
 
   private DiskCache(
-      Path home, DiskDirectory slot, long maxBytes, long maxQueuedBytes, LongSupplier nanos)
+      Path home,
+      DiskDirectory slot,
+      DiskCacheConfiguration configuration,
+      long maxQueuedBytes,
+      LongSupplier nanos)
       throws IOException {
     this.home = home;
     this.slot = slot;
-    this.maxBytes = maxBytes;
+    this.configuration = configuration;
     this.objects = new DiskObjects(slot, slot.recover());
     DiskBreaker breaker = new DiskBreaker(slot.path(), nanos);
     this.reader = new DiskReader(objects, breaker);
-    DiskEviction eviction = new DiskEviction(objects, reader, breaker, maxBytes);
+    DiskEviction eviction = new DiskEviction(objects, reader, breaker, configuration.slotSize());
     this.writer = new DiskWriter(slot, objects, eviction, breaker, maxQueuedBytes);
   }
 
   /**
-   * Opens the cache in the lowest-numbered free slot of {@code home}, of the first {@code slots}:
-   * claims it, probes it and lists what an earlier run left there; on failure, releases it. A slot
-   * another process or another scope of this one holds is passed over. The cache keeps within
-   * {@code maxBytes}, and at most {@code maxQueuedBytes} of blocks wait to be written at once.
-   * Files directly in {@code home} (an earlier version's, outside any slot) are left alone.
+   * Opens the cache in the lowest-numbered usable slot of {@code home}, of the first {@code
+   * configuration.maxSlots()}: claims it, probes it and lists what an earlier run left there; on
+   * failure, releases it. A slot another process or another scope of this one holds is passed over,
+   * and so is one that cannot be used (another user's, say), for the next. The cache keeps within
+   * {@code configuration.slotSize()}, and at most {@code maxQueuedBytes} of blocks wait to be
+   * written at once. Files directly in {@code home} (an earlier version's, outside any slot) are
+   * left alone.
    *
-   * @throws DiskUnavailableException if every slot is taken, or the first free one cannot be used
+   * @throws DiskUnavailableException if no slot can be used: all are taken, or the reason the first
+   *     one that failed gave
    */
   static DiskCache open(
       Path home,
-      int slots,
-      long maxBytes,
+      DiskCacheConfiguration configuration,
       long maxQueuedBytes,
       LongSupplier nanos,
-      UsableSpace space)
+      UsableSpace space,
+      Consumer<FileChannel> keepOpen)
       throws DiskUnavailableException {
+    int slots = configuration.maxSlots();
+    DiskUnavailableException firstFailure = null;
+    int firstFailed = -1;
     for (int n = 0; n < slots; n++) {
-      Optional<DiskDirectory> claimed = DiskDirectory.open(home.resolve(SLOT_PREFIX + n), space);
-      if (claimed.isPresent()) {
+      try {
+        Optional<DiskDirectory> claimed =
+            DiskDirectory.open(home.resolve(SLOT_PREFIX + n), space, keepOpen);
+        if (claimed.isPresent()) {
+          LOG.debug("Disk cache in {}: this scope uses {}{}", home, SLOT_PREFIX, n);
+          return open(home, claimed.get(), configuration, maxQueuedBytes, nanos);
+        }
+      } catch (DiskUnavailableException e) {
         LOG.debug(
-            "Disk cache in {}: this scope uses {}{}, {} lower taken", home, SLOT_PREFIX, n, n);
-        return open(home, claimed.get(), maxBytes, maxQueuedBytes, nanos);
+            "Disk cache in {}: {}{} is not usable, as {}", home, SLOT_PREFIX, n, e.getMessage());
+        if (firstFailure == null) {
+          firstFailure = e;
+          firstFailed = n;
+        }
       }
+    }
+    if (firstFailure != null) {
+      throw new DiskUnavailableException(
+          "in "
+              + SLOT_PREFIX
+              + firstFailed
+              + " "
+              + firstFailure.getMessage()
+              + ", and all "
+              + slots
+              + " of its slots were tried ('"
+              + DiskCacheConfiguration.PREFIX
+              + "max.slots'): none could be used",
+          firstFailure);
     }
     throw new DiskUnavailableException(
         "all "
@@ -78,10 +113,14 @@ final class DiskCache {
   }
 
   private static DiskCache open(
-      Path home, DiskDirectory slot, long maxBytes, long maxQueuedBytes, LongSupplier nanos)
+      Path home,
+      DiskDirectory slot,
+      DiskCacheConfiguration configuration,
+      long maxQueuedBytes,
+      LongSupplier nanos)
       throws DiskUnavailableException {
     try {
-      return new DiskCache(home, slot, maxBytes, maxQueuedBytes, nanos);
+      return new DiskCache(home, slot, configuration, maxQueuedBytes, nanos);
     } catch (IOException | UncheckedIOException e) {
       // Claimed and probed: only the listing (recovery) can fail here.
       slot.release();
@@ -92,8 +131,18 @@ final class DiskCache {
     }
   }
 
-  long maxBytes() {
-    return maxBytes;
+  /**
+   * Whether {@code other} bounds the directory as this cache's configuration does: its size and its
+   * number of slots.
+   */
+  boolean boundedAs(DiskCacheConfiguration other) {
+    return configuration.maxSize() == other.maxSize()
+        && configuration.maxSlots() == other.maxSlots();
+  }
+
+  /** The settings the cache was opened with. */
+  DiskCacheConfiguration configuration() {
+    return configuration;
   }
 
   /** The configured directory whose slot this cache is in. */

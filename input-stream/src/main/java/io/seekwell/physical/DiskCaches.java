@@ -3,9 +3,12 @@ package io.seekwell.physical;
 import io.seekwell.DiskCacheConfiguration;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -21,14 +24,20 @@ import org.slf4j.LoggerFactory;
  * io.seekwell.DiskCacheScope}; a {@link PhysicalIO} given no scope makes one of its own. A scope
  * holds no cache while no factory of it has a directory open, so it needs no closing.
  *
- * <p><b>Design notes.</b> {@code open}, {@code users}, {@code closing} and {@code warned} are
- * guarded by this object's monitor, taken only when a factory opens or closes its tier; opening a
- * cache (claiming a slot, probing it, listing it) runs under it, on the thread that builds the
- * factory. Waiting for writes runs outside it: a leaving factory's wait for the writes queued so
- * far, and the last user's close of the cache (up to 10 s for the writer, then the unmapping of
- * every file), which takes the cache out of {@code open} first. A factory of this scope that opens
- * that directory meanwhile waits (the monitor released) until the close has freed the slot, so that
- * it takes the same slot, warm; the factories of other directories do not wait.
+ * <p><b>Design notes.</b> {@code open}, {@code users}, {@code closing}, {@code warned} and {@code
+ * leftOpen} are guarded by this object's monitor, taken only when a factory opens or closes its
+ * tier; opening a cache (claiming a slot, probing it, listing it) runs under it, on the thread that
+ * builds the factory. Waiting for writes runs outside it: a leaving factory's wait for the writes
+ * queued so far, and the last user's close of the cache (up to 10 s for the writer, then the
+ * unmapping of every file), which takes the cache out of {@code open} first. A factory of this
+ * scope that opens that directory meanwhile waits (the monitor released) until the close has freed
+ * the slot, so that it takes the lowest free slot only once this scope's old one is free (so it is
+ * that slot, warm, unless a lower one is free too or another opener took it first); the factories
+ * of other directories do not wait.
+ *
+ * <p>Warnings are per scope: the first factory of a scope that cannot use a directory warns, the
+ * later ones of that scope log at debug level until a cache opens there again. Factories given no
+ * scope each have one of their own, so each of them warns.
  */
 public final class DiskCaches {
 
@@ -41,6 +50,9 @@ public final class DiskCaches {
   private final Set<Path> closing = new HashSet<>();
   // The directories found unusable since a cache last opened there, warned of.
   private final Set<Path> warned = new HashSet<>();
+  // Lock files a claim could not close without releasing another scope's lock (see
+  // DiskDirectoryLock#claim; not expected), kept open and referenced while this scope lasts.
+  private final List<FileChannel> leftOpen = new ArrayList<>();
 
   /** A scope with no cache open. */
   public DiskCaches() {
@@ -52,12 +64,14 @@ public final class DiskCaches {
    * slot of the directory (see {@link DiskCache#open}), with {@code maxQueuedBytes} of writes
    * queued at most (as the first user set it). None if the directory cannot be used (see {@link
    * DiskUnavailableException}), all its slots taken included: that is counted in {@code metrics} as
-   * {@link Metric#DISK_UNAVAILABLE} and logged, as a warning the first time for the directory.
+   * {@link Metric#DISK_UNAVAILABLE} and logged, as a warning the first time for the directory in
+   * this scope. An unexpected failure to open it is taken as the directory's too: the factory reads
+   * without the cache rather than failing.
    *
    * @throws IllegalArgumentException if another user of this scope has the directory with another
-   *     {@code physicalio.disk.cache.max.size}: two sizes for one cache are the configuration's
-   *     error, not the disk's, and no fallback would honour both (another scope, in another slot,
-   *     may set its own)
+   *     {@code physicalio.disk.cache.max.size} or {@code max.slots}: two bounds for one cache are
+   *     the configuration's error, not the disk's, and no fallback would honour both (another
+   *     scope, in another slot, may set its own)
    */
   synchronized Optional<DiskCache> acquire(
       DiskCacheConfiguration configuration,
@@ -71,30 +85,38 @@ public final class DiskCaches {
     if (cache == null) {
       try {
         cache =
-            DiskCache.open(
-                directory,
-                configuration.maxSlots(),
-                configuration.maxSize(),
-                maxQueuedBytes,
-                nanos,
-                space);
+            DiskCache.open(directory, configuration, maxQueuedBytes, nanos, space, leftOpen::add);
       } catch (DiskUnavailableException e) {
         readWithout(directory, e, metrics);
+        return Optional.empty();
+      } catch (RuntimeException e) {
+        LOG.debug("Disk cache in {}: opening it failed", directory, e);
+        readWithout(
+            directory,
+            new DiskUnavailableException("opening it failed unexpectedly (" + e + ")", e),
+            metrics);
         return Optional.empty();
       }
       open.put(directory, cache);
       warned.remove(directory);
-    } else if (cache.maxBytes() != configuration.maxSize()) {
+    } else if (!cache.boundedAs(configuration)) {
+      DiskCacheConfiguration first = cache.configuration();
       throw new IllegalArgumentException(
           "'"
               + DiskCacheConfiguration.PREFIX
-              + "max.size' is "
+              + "max.size' and '"
+              + DiskCacheConfiguration.PREFIX
+              + "max.slots' are "
               + configuration.maxSize()
-              + " bytes, but another factory uses '"
+              + " bytes and "
+              + configuration.maxSlots()
+              + ", but another factory uses '"
               + directory
               + "' with "
-              + cache.maxBytes()
-              + " in the same scope: factories sharing a disk cache must set the same size");
+              + first.maxSize()
+              + " bytes and "
+              + first.maxSlots()
+              + " in the same scope: factories sharing a disk cache must bound it alike");
     }
     users.merge(cache, 1, Integer::sum);
     return Optional.of(cache);

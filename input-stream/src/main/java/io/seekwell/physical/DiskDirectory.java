@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -50,15 +51,15 @@ final class DiskDirectory {
   }
 
   /**
-   * Claims the slot {@code path} (see {@link DiskDirectoryLock#claim}) and probes it for direct
-   * I/O; on failure, releases it.
+   * Claims the slot {@code path} (see {@link DiskDirectoryLock#claim}, which says what {@code
+   * keepOpen} is for) and probes it for direct I/O; on failure, releases it.
    *
    * @return the slot, or none if another process or another scope of this one holds it
    * @throws DiskUnavailableException if it cannot be claimed or written
    */
-  static Optional<DiskDirectory> open(Path path, UsableSpace space)
+  static Optional<DiskDirectory> open(Path path, UsableSpace space, Consumer<FileChannel> keepOpen)
       throws DiskUnavailableException {
-    Optional<DiskDirectoryLock> claimed = DiskDirectoryLock.claim(path, space);
+    Optional<DiskDirectoryLock> claimed = DiskDirectoryLock.claim(path, space, keepOpen);
     if (claimed.isEmpty()) {
       return Optional.empty();
     }

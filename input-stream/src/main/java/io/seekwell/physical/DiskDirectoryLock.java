@@ -2,14 +2,18 @@ package io.seekwell.physical;
 
 import io.seekwell.DiskCacheConfiguration;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,8 +29,20 @@ import org.slf4j.LoggerFactory;
  * locks belong to the process, and closing any channel to a locked file releases the process's lock
  * on it (POSIX), so a second scope must never open the lock file of a slot a first one holds. The
  * mark is created exclusively before the lock file is opened and deleted after it is closed; a
- * scope that finds it in place leaves the slot alone. Marks that a process which crashed left are
- * deleted by the next holder of the slot.
+ * scope that finds it in place leaves the slot alone.
+ *
+ * <p>Another process's mark is never deleted while it may be live: a process trying the slot marks
+ * it for the milliseconds its attempt takes, and deleting that mark would let a second scope of
+ * that process open the lock file and, closing it, drop the first one's lock. A process that
+ * crashed leaves its mark behind; the slot's holder deletes, when it claims the slot, only other
+ * processes' marks last modified more than {@link #STALE_MARK_AGE} ago. A stale mark of this
+ * process's id and start time cannot exist, as this process deletes its own.
+ *
+ * <p><b>Design notes.</b> A hold is immutable; {@link #release} runs once, on the thread that
+ * closes the cache. Claims run on the threads that build factories, each under its scope's monitor;
+ * scopes are kept apart by the marks (the file system's exclusive create), not by a lock of this
+ * class. A lock file that must stay open (see {@link #claim}) is handed to the claiming scope,
+ * which keeps it; this class keeps no state beyond its holds.
  */
 final class DiskDirectoryLock {
 
@@ -37,6 +53,13 @@ final class DiskDirectoryLock {
    * would fail and pause it.
    */
   static final long MIN_USABLE_BYTES = DiskCacheConfiguration.MIN_SIZE;
+
+  /**
+   * How long ago another process's mark must have been last modified for the slot's holder to take
+   * it as left by a crash and delete it: a live mark of a process trying the slot is milliseconds
+   * old.
+   */
+  static final Duration STALE_MARK_AGE = Duration.ofMinutes(10);
 
   private static final Logger LOG = LoggerFactory.getLogger(DiskDirectoryLock.class);
   private static final String LOCK_FILE = ".lock";
@@ -60,12 +83,17 @@ final class DiskDirectoryLock {
 
   /**
    * Creates the slot {@code directory} if missing, locks it, and checks that {@code space} says
-   * enough bytes are usable in it; on any failure, nothing stays held.
+   * enough bytes are usable in it; on any failure, nothing stays held. If another scope of this
+   * process holds the slot's lock without its mark (marks keep scopes apart, so this is not
+   * expected), the lock file this claim opened cannot be closed, as closing it would release that
+   * scope's lock: it goes to {@code keepOpen}, which must keep it referenced (an unreferenced
+   * channel is closed when collected).
    *
    * @return the hold, or none if another process or another scope of this one holds the slot
    * @throws DiskUnavailableException if it cannot be created or locked, or its disk is full
    */
-  static Optional<DiskDirectoryLock> claim(Path directory, UsableSpace space)
+  static Optional<DiskDirectoryLock> claim(
+      Path directory, UsableSpace space, Consumer<FileChannel> keepOpen)
       throws DiskUnavailableException {
     Path mark = directory.resolve(MARK);
     try {
@@ -85,7 +113,14 @@ final class DiskDirectoryLock {
       channel =
           FileChannel.open(
               directory.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-      FileLock lock = channel.tryLock();
+      FileLock lock;
+      try {
+        lock = channel.tryLock();
+      } catch (OverlappingFileLockException e) {
+        // The mark stays too, so that this process's other scopes pass the slot over.
+        leaveOpen(channel, directory, keepOpen);
+        return Optional.empty();
+      }
       if (lock == null) {
         unmark(mark, channel);
         return Optional.empty();
@@ -99,15 +134,30 @@ final class DiskDirectoryLock {
                 + MIN_USABLE_BYTES
                 + " the disk cache needs to start");
       }
-      deleteStaleMarks(directory);
+      deleteStaleMarks(directory, Instant.now());
       return Optional.of(new DiskDirectoryLock(directory, channel, lock));
-    } catch (IOException e) {
+    } catch (IOException | UncheckedIOException e) {
       unmark(mark, channel);
       throw new DiskUnavailableException("it cannot be created or locked (" + e + ")", e);
     } catch (DiskUnavailableException | RuntimeException e) {
       unmark(mark, channel);
       throw e;
     }
+  }
+
+  /**
+   * Hands {@code channel} to {@code keepOpen} instead of closing it: another scope of this process
+   * holds the lock of its file without its mark, and closing the channel would release that scope's
+   * lock.
+   */
+  private static void leaveOpen(
+      FileChannel channel, Path directory, Consumer<FileChannel> keepOpen) {
+    keepOpen.accept(channel);
+    LOG.warn(
+        "Disk cache in {}: another scope of this process holds the slot's lock without its mark;"
+            + " the slot is taken, and this lock file is left open while this scope lasts, as"
+            + " closing it would release that scope's lock",
+        directory);
   }
 
   private static long usableIn(Path directory, UsableSpace space) throws DiskUnavailableException {
@@ -119,17 +169,25 @@ final class DiskDirectoryLock {
   }
 
   /**
-   * Deletes the marks of other processes in the slot this process now holds: none of them holds it,
-   * so each is left by a process that crashed, or is of one that is about to find the slot taken.
+   * Deletes the marks that other processes left in the slot this process now holds and that were
+   * last modified before {@link #STALE_MARK_AGE} until {@code now}: those of processes that
+   * crashed. A younger mark may be live (its process is about to find the slot taken) and stays.
+   * Best effort: a failure leaves the marks, and the slot is held all the same.
    */
-  private static void deleteStaleMarks(Path directory) throws IOException {
+  private static void deleteStaleMarks(Path directory, Instant now) {
+    Instant staleBefore = now.minus(STALE_MARK_AGE);
     try (Stream<Path> files = Files.list(directory)) {
       for (Path file : (Iterable<Path>) files::iterator) {
         String name = file.getFileName().toString();
-        if (name.startsWith(MARK_PREFIX) && !name.equals(MARK)) {
-          Files.deleteIfExists(file);
+        if (name.startsWith(MARK_PREFIX)
+            && !name.equals(MARK)
+            && Files.getLastModifiedTime(file).toInstant().isBefore(staleBefore)
+            && Files.deleteIfExists(file)) {
+          LOG.debug("Disk cache in {}: deleted {}, a crashed process's mark", directory, name);
         }
       }
+    } catch (IOException | UncheckedIOException e) {
+      LOG.debug("Disk cache in {}: stale marks not deleted", directory, e);
     }
   }
 

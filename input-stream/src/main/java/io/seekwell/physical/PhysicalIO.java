@@ -37,11 +37,12 @@ public final class PhysicalIO implements AutoCloseable {
    * counting in {@code metrics}, timing with {@code ticker}. If the tier's directory cannot be used
    * (all its slots are taken, it cannot be created, locked, written or listed, or its disk has less
    * than 1 MiB usable), it reads without the tier: it logs why (a warning the first time for the
-   * directory in the scope) and counts {@link io.seekwell.common.metrics.Metric#DISK_UNAVAILABLE}.
-   * {@link #close()} leaves the cache; the scope stays the caller's.
+   * directory in the scope, at debug level after that) and counts {@link
+   * io.seekwell.common.metrics.Metric#DISK_UNAVAILABLE}. {@link #close()} leaves the cache; the
+   * scope stays the caller's.
    *
    * @throws IllegalArgumentException if another user of {@code scope} uses the disk tier's
-   *     directory with another {@code physicalio.disk.cache.max.size}
+   *     directory with another {@code physicalio.disk.cache.max.size} or {@code max.slots}
    */
   public PhysicalIO(
       ObjectClient client,

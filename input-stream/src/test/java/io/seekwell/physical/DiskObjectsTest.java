@@ -28,7 +28,7 @@ class DiskObjectsTest {
   }
 
   private DiskObjects objects() throws IOException, DiskUnavailableException {
-    directory = DiskDirectory.open(path, UsableSpace.FILE_STORE).orElseThrow();
+    directory = DiskDirectory.open(path, UsableSpace.FILE_STORE, channel -> {}).orElseThrow();
     return new DiskObjects(directory, directory.recover());
   }
 

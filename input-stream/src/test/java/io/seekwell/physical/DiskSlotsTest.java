@@ -17,6 +17,10 @@ import io.seekwell.testing.TestData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -24,8 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The slots of a disk cache directory: each scope of factories naming the directory takes the
- * lowest free slot, keeps its own files there and frees it when its last factory closes, so that
- * the next opener finds it warm.
+ * lowest free slot it can use, keeps its own files there within its share of the directory's bound,
+ * and frees it when its last factory closes, so that the next opener, taking that slot, finds it
+ * warm.
  */
 class DiskSlotsTest {
 
@@ -42,13 +47,12 @@ class DiskSlotsTest {
   private final String etag = store.put(LOCATION, content);
 
   private PhysicalIO physicalIO(DiskCaches scope, Metrics metrics, long diskBytes) {
+    return physicalIO(scope, metrics, DiskCacheConfiguration.in(directory, diskBytes));
+  }
+
+  private PhysicalIO physicalIO(DiskCaches scope, Metrics metrics, DiskCacheConfiguration disk) {
     return new PhysicalIO(
-        store,
-        PhysicalIOConfiguration.DEFAULT,
-        DiskCacheConfiguration.in(directory, diskBytes),
-        scope,
-        metrics,
-        Ticker.system());
+        store, PhysicalIOConfiguration.DEFAULT, disk, scope, metrics, Ticker.system());
   }
 
   private PhysicalIO physicalIO(DiskCaches scope, Metrics metrics) {
@@ -57,7 +61,12 @@ class DiskSlotsTest {
 
   /** Reads the whole object through {@code io}, checking its bytes. */
   private void readWhole(PhysicalIO io) throws IOException {
-    try (ObjectReader reader = io.open(LOCATION, ObjectMetadata.of(LENGTH, etag), IMMUTABLE)) {
+    readWhole(io, LOCATION, etag);
+  }
+
+  /** Reads the copy of the object at {@code location}, version {@code tag}, through {@code io}. */
+  private void readWhole(PhysicalIO io, ObjectLocation location, String tag) throws IOException {
+    try (ObjectReader reader = io.open(location, ObjectMetadata.of(LENGTH, tag), IMMUTABLE)) {
       byte[] bytes = new byte[LENGTH];
       int done = 0;
       while (done < LENGTH) {
@@ -78,6 +87,16 @@ class DiskSlotsTest {
     }
   }
 
+  /** The process marks in slot {@code name}. */
+  private List<String> marksIn(String name) throws IOException {
+    try (Stream<Path> files = Files.list(directory.resolve(name))) {
+      return files
+          .map(file -> file.getFileName().toString())
+          .filter(file -> file.startsWith(".held-by-"))
+          .toList();
+    }
+  }
+
   /** The data files in slot {@code name}. */
   private long dataFilesIn(String name) throws IOException {
     try (Stream<Path> files = Files.list(directory.resolve(name))) {
@@ -89,13 +108,14 @@ class DiskSlotsTest {
   void twoScopesNamingOneDirectoryGetTwoSlotsAndBothServeFromDisk() throws IOException {
     DiskCaches first = new DiskCaches();
     DiskCaches second = new DiskCaches();
-    try (PhysicalIO one = physicalIO(first, new Metrics());
-        PhysicalIO two = physicalIO(second, new Metrics())) {
+    Metrics oneMetrics = new Metrics();
+    Metrics twoMetrics = new Metrics();
+    try (PhysicalIO one = physicalIO(first, oneMetrics);
+        PhysicalIO two = physicalIO(second, twoMetrics)) {
       readWhole(one);
       readWhole(two);
-      // A user of a cache that closes waits for the writes queued so far.
-      physicalIO(first, new Metrics()).close();
-      physicalIO(second, new Metrics()).close();
+      DiskWrites.await(oneMetrics, LENGTH);
+      DiskWrites.await(twoMetrics, LENGTH);
       assertEquals(List.of("slot-0", "slot-1"), slots());
       assertEquals(1, dataFilesIn("slot-0"));
       assertEquals(1, dataFilesIn("slot-1"));
@@ -116,10 +136,12 @@ class DiskSlotsTest {
 
   @Test
   void aFreedSlotIsTakenByTheNextOpenerAndFoundWarm() throws IOException {
-    PhysicalIO writing = physicalIO(new DiskCaches(), new Metrics());
+    Metrics written = new Metrics();
+    PhysicalIO writing = physicalIO(new DiskCaches(), written);
     try (PhysicalIO other = physicalIO(new DiskCaches(), new Metrics())) {
       readWhole(writing);
-      writing.close(); // the scope's last user: its writes finish, and slot-0 is freed
+      DiskWrites.await(written, LENGTH);
+      writing.close(); // the scope's last user: slot-0 is freed
       int getsBefore = store.gets().size();
       Metrics next = new Metrics();
       try (PhysicalIO opener = physicalIO(new DiskCaches(), next)) {
@@ -128,29 +150,69 @@ class DiskSlotsTest {
       assertEquals(getsBefore, store.gets().size(), "GETs of the opener that took slot-0");
       assertEquals(LENGTH, next.get(Metric.DISK_BYTES_READ));
       assertTrue(next.get(Metric.DISK_HITS) > 0, next.toString());
-      assertTrue(other.memoryUsed() >= 0, "slot-1 stayed held meanwhile");
+      assertEquals(0, other.trackedObjects(), "the other scope read nothing");
+      assertEquals(1, marksIn("slot-1").size(), "slot-1 stayed held meanwhile");
     }
     assertEquals(List.of("slot-0", "slot-1"), slots());
     assertEquals(0, dataFilesIn("slot-1"));
   }
 
   @Test
-  void aMarkLeftByACrashedProcessIsDeletedByTheSlotsNextHolder() throws IOException {
+  void anOldMarkOfAnotherProcessIsDeletedByTheSlotsNextHolderAndAFreshOneKept() throws IOException {
     Path slot = Files.createDirectories(directory.resolve("slot-0"));
     Path stale = Files.createFile(slot.resolve(".held-by-1-0"));
+    Files.setLastModifiedTime(
+        stale,
+        FileTime.from(
+            Instant.now().minus(DiskDirectoryLock.STALE_MARK_AGE).minus(Duration.ofMinutes(1))));
+    // A process trying the slot right now: its mark may be live, and must stay.
+    Path fresh = Files.createFile(slot.resolve(".held-by-2-0"));
     Metrics metrics = new Metrics();
     try (PhysicalIO io = physicalIO(new DiskCaches(), metrics)) {
       readWhole(io);
       assertTrue(Files.notExists(stale), "the crashed process's mark");
+      assertTrue(Files.exists(fresh), "the fresh mark of another process");
     }
     assertEquals(0, metrics.get(Metric.DISK_UNAVAILABLE));
     assertEquals(List.of("slot-0"), slots());
-    try (Stream<Path> files = Files.list(slot)) {
-      assertEquals(
-          List.of(),
-          files.filter(file -> file.getFileName().toString().startsWith(".held-by-")).toList(),
-          "this process's mark goes with its hold");
+    assertEquals(
+        List.of(".held-by-2-0"), marksIn("slot-0"), "this process's mark goes with its hold");
+  }
+
+  @Test
+  void aSlotThatCannotBeUsedIsPassedOverForTheNext() throws IOException {
+    Path slot = Files.createDirectories(directory.resolve("slot-0"));
+    Files.setPosixFilePermissions(slot, PosixFilePermissions.fromString("r-xr-xr-x"));
+    if (Files.isWritable(slot)) {
+      // Permissions bind no superuser: a regular file in slot-0's place is unusable to anyone.
+      Files.delete(slot);
+      Files.write(slot, new byte[] {1});
     }
+    Metrics metrics = new Metrics();
+    try (PhysicalIO io = physicalIO(new DiskCaches(), metrics)) {
+      readWhole(io);
+      DiskWrites.await(metrics, LENGTH);
+    }
+    assertEquals(0, metrics.get(Metric.DISK_UNAVAILABLE));
+    assertEquals(1, dataFilesIn("slot-1"));
+  }
+
+  @Test
+  void aSlotKeepsWithinItsShareOfTheDirectorysBound() throws IOException {
+    // 9 MiB for the directory in 3 slots: 3 MiB for this slot, where one copy of the object fits
+    // and two do not (in one slot of 9 MiB, both would).
+    ObjectLocation copy = ObjectLocation.of("bucket", "data/copy.parquet");
+    String copyTag = store.put(copy, content);
+    Metrics metrics = new Metrics();
+    try (PhysicalIO io =
+        physicalIO(new DiskCaches(), metrics, DiskCacheConfiguration.in(directory, 9 * MIB, 3))) {
+      readWhole(io);
+      DiskWrites.await(metrics, LENGTH);
+      readWhole(io, copy, copyTag);
+      DiskWrites.await(metrics, 2L * LENGTH);
+    }
+    assertEquals(1, metrics.get(Metric.DISK_EVICTIONS), "the least recently used copy");
+    assertEquals(1, dataFilesIn("slot-0"));
   }
 
   @Test
@@ -160,9 +222,9 @@ class DiskSlotsTest {
         PhysicalIO smaller = physicalIO(new DiskCaches(), small, 32 * MIB)) {
       readWhole(big);
       readWhole(smaller);
+      DiskWrites.await(small, LENGTH);
     }
     assertEquals(0, small.get(Metric.DISK_UNAVAILABLE));
-    assertEquals(LENGTH, small.get(Metric.DISK_BYTES_WRITTEN));
   }
 
   @Test
@@ -172,8 +234,8 @@ class DiskSlotsTest {
     Metrics metrics = new Metrics();
     try (PhysicalIO io = physicalIO(new DiskCaches(), metrics)) {
       readWhole(io);
+      DiskWrites.await(metrics, LENGTH);
     }
-    assertEquals(LENGTH, metrics.get(Metric.DISK_BYTES_WRITTEN));
     assertEquals(0, metrics.get(Metric.DISK_CHECKSUM_FAILURES));
     assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(index));
     assertArrayEquals(new byte[] {4, 5, 6}, Files.readAllBytes(data));

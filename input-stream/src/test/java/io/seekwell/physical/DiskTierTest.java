@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.seekwell.Conditions;
 import io.seekwell.DiskCacheConfiguration;
 import io.seekwell.PhysicalIOConfiguration;
 import io.seekwell.common.ByteRange;
@@ -101,10 +102,21 @@ class DiskTierTest {
     }
   }
 
+  /**
+   * Reads the whole object, declared immutable, through a factory of its own, which it closes once
+   * the whole object is written to disk.
+   */
+  private void cacheWholeInOwnFactory(Metrics metrics) throws IOException {
+    try (PhysicalIO io = physicalIO(metrics, 64 * MIB)) {
+      assertArrayEquals(content, read(io, IMMUTABLE, 0, LENGTH));
+      DiskWrites.await(metrics, LENGTH);
+    }
+  }
+
   @Test
   void aLaterFactoryOnTheDirectoryServesTheObjectWithNoGet() throws IOException {
     Metrics first = new Metrics();
-    readWholeInOwnFactory(first, IMMUTABLE);
+    cacheWholeInOwnFactory(first);
     int getsBefore = store.gets().size();
     assertEquals(LENGTH, first.get(Metric.DISK_BYTES_WRITTEN));
 
@@ -118,7 +130,7 @@ class DiskTierTest {
 
   @Test
   void aRangeStartingAndEndingInsideGranulesIsServedFromDisk() throws IOException {
-    readWholeInOwnFactory(new Metrics(), IMMUTABLE);
+    cacheWholeInOwnFactory(new Metrics());
     int getsBefore = store.gets().size();
     try (PhysicalIO io = physicalIO(new Metrics(), 64 * MIB)) {
       int position = 3 * 65_536 + 100;
@@ -140,14 +152,17 @@ class DiskTierTest {
 
   @Test
   void aCorruptGranuleIsDetectedAndFetchedAgain() throws IOException {
-    readWholeInOwnFactory(new Metrics(), IMMUTABLE);
+    cacheWholeInOwnFactory(new Metrics());
     Path data = only(".data");
     try (FileChannel channel = FileChannel.open(data, StandardOpenOption.WRITE)) {
       channel.write(ByteBuffer.wrap(new byte[] {(byte) ~content[2 * MIB + 5]}), 2 * MIB + 5);
     }
     int getsBefore = store.gets().size();
     Metrics metrics = new Metrics();
-    readWholeInOwnFactory(metrics, IMMUTABLE);
+    try (PhysicalIO io = physicalIO(metrics, 64 * MIB)) {
+      assertArrayEquals(content, read(io, IMMUTABLE, 0, LENGTH));
+      DiskWrites.await(metrics, 65_536); // the bad granule, written again
+    }
     assertEquals(1, metrics.get(Metric.DISK_CHECKSUM_FAILURES));
     List<GetRequest> refetched = store.gets().subList(getsBefore, store.gets().size());
     assertFalse(refetched.isEmpty());
@@ -165,7 +180,7 @@ class DiskTierTest {
 
   @Test
   void aTruncatedDataFileIsDetectedAndFetchedAgain() throws IOException {
-    readWholeInOwnFactory(new Metrics(), IMMUTABLE);
+    cacheWholeInOwnFactory(new Metrics());
     try (FileChannel channel = FileChannel.open(only(".data"), StandardOpenOption.WRITE)) {
       channel.truncate(MIB + 1000);
     }
@@ -177,7 +192,7 @@ class DiskTierTest {
 
   @Test
   void aDataFileCutShortWhileMappedIsDetectedAndFetchedAgain() throws IOException {
-    readWholeInOwnFactory(new Metrics(), IMMUTABLE);
+    cacheWholeInOwnFactory(new Metrics());
     Metrics metrics = new Metrics();
     try (PhysicalIO io = physicalIO(metrics, 64 * MIB)) {
       assertArrayEquals(content, read(io, IMMUTABLE, 0, LENGTH)); // from disk: the file is mapped
@@ -197,11 +212,9 @@ class DiskTierTest {
 
   @Test
   void theTierHoldsNoFileOpenBetweenWritesAndUnmapsWhenClosed() throws IOException {
-    readWholeInOwnFactory(new Metrics(), IMMUTABLE);
+    cacheWholeInOwnFactory(new Metrics());
     try (PhysicalIO io = physicalIO(new Metrics(), 64 * MIB)) {
-      assertArrayEquals(content, read(io, IMMUTABLE, 0, LENGTH));
-      // Closing a factory that shares the tier waits for the writes queued so far.
-      physicalIO(new Metrics(), 64 * MIB).close();
+      assertArrayEquals(content, read(io, IMMUTABLE, 0, LENGTH)); // from disk: nothing to write
       assertEquals(
           List.of(directory.toRealPath().resolve("slot-0").resolve(".lock")),
           filesOpenIn(directory));
@@ -227,9 +240,10 @@ class DiskTierTest {
       for (int i = 0; i < objects; i++) {
         readSmall(io, locations.get(i), tags.get(i), contents.get(i));
         if (i % 32 == 31) {
-          physicalIO(new Metrics(), 64 * MIB).close(); // lets the queued writes finish
+          DiskWrites.await(written, (i + 1) * 1000L);
         }
       }
+      DiskWrites.await(written, objects * 1000L);
     }
     assertEquals(objects * 1000L, written.get(Metric.DISK_BYTES_WRITTEN));
 
@@ -292,7 +306,7 @@ class DiskTierTest {
     }
     Path otherIndex = only(".index");
     Path otherData = only(".data");
-    readWholeInOwnFactory(new Metrics(), IMMUTABLE);
+    cacheWholeInOwnFactory(new Metrics());
     Path index =
         dataAndIndexFiles().stream()
             .filter(file -> file.toString().endsWith(".index") && !file.equals(otherIndex))
@@ -313,9 +327,10 @@ class DiskTierTest {
   }
 
   @Test
-  void theDirectoryStaysWithinItsBoundEvictingTheLeastRecentlyUsed() throws IOException {
+  void aSlotStaysWithinItsShareOfTheBoundEvictingTheLeastRecentlyUsed() throws IOException {
     Metrics metrics = new Metrics();
-    try (PhysicalIO io = physicalIO(metrics, 2 * MIB)) {
+    // 8 MiB for the directory, in the default 4 slots: 2 MiB for this scope's slot.
+    try (PhysicalIO io = physicalIO(metrics, 8 * MIB)) {
       for (int i = 0; i < 6; i++) {
         ObjectLocation location = ObjectLocation.of("bucket", "small/" + i);
         byte[] bytes = TestData.randomBytes(i, 700_000);
@@ -325,6 +340,7 @@ class DiskTierTest {
           reader.read(0, new byte[bytes.length], 0, bytes.length);
         }
       }
+      DiskWrites.await(metrics, 6 * 700_000L);
     }
     long onDisk = 0;
     for (Path file : dataAndIndexFiles()) {
@@ -332,7 +348,7 @@ class DiskTierTest {
         onDisk += Files.size(file);
       }
     }
-    assertTrue(onDisk <= 2 * MIB, onDisk + " bytes on disk");
+    assertTrue(onDisk <= 2 * MIB, onDisk + " bytes on disk, a quarter of the bound at most");
     assertEquals(4, metrics.get(Metric.DISK_EVICTIONS), "six of 700,000 bytes, two fit in 2 MiB");
     assertEquals(
         2, dataAndIndexFiles().stream().filter(f -> f.toString().endsWith(".data")).count());
@@ -340,10 +356,10 @@ class DiskTierTest {
 
   @Test
   void factoriesOfOneScopeShareADirectory() throws IOException {
-    try (PhysicalIO first = physicalIO(new Metrics(), 64 * MIB)) {
+    Metrics metrics = new Metrics();
+    try (PhysicalIO first = physicalIO(metrics, 64 * MIB)) {
       assertArrayEquals(content, read(first, IMMUTABLE, 0, LENGTH));
-      // A user of the directory that closes waits for the writes queued so far.
-      physicalIO(new Metrics(), 64 * MIB).close();
+      DiskWrites.await(metrics, LENGTH);
       int getsBefore = store.gets().size();
       try (PhysicalIO second = physicalIO(new Metrics(), 64 * MIB)) {
         assertArrayEquals(content, read(second, IMMUTABLE, 0, LENGTH));
@@ -360,6 +376,7 @@ class DiskTierTest {
       leaving.close();
       leaving.close();
       assertArrayEquals(content, read(staying, IMMUTABLE, 0, LENGTH));
+      DiskWrites.await(metrics, LENGTH);
     }
     assertEquals(0, metrics.get(Metric.DISK_WRITES_SKIPPED), "writes a closed writer refused");
     assertEquals(
@@ -369,19 +386,27 @@ class DiskTierTest {
   }
 
   @Test
-  void factoriesSharingADirectoryMustAgreeOnItsSize() {
+  void factoriesSharingADirectoryMustAgreeOnItsSizeAndSlots() {
     try (PhysicalIO first = physicalIO(new Metrics(), 64 * MIB)) {
-      assertTrue(first.memoryUsed() >= 0);
-      IllegalArgumentException refused =
-          assertThrows(IllegalArgumentException.class, () -> physicalIO(new Metrics(), 32 * MIB));
-      assertTrue(
-          refused.getMessage().contains("physicalio.disk.cache.max.size"), refused.getMessage());
+      assertEquals(0, first.trackedObjects(), "nothing read: the cache alone is held");
+      for (DiskCacheConfiguration other :
+          List.of(
+              DiskCacheConfiguration.in(directory, 32 * MIB),
+              DiskCacheConfiguration.in(directory, 64 * MIB, 2))) {
+        IllegalArgumentException refused =
+            assertThrows(
+                IllegalArgumentException.class, () -> physicalIO(new Metrics(), 64 * MIB, other));
+        assertTrue(
+            refused.getMessage().contains("physicalio.disk.cache.max.size"), refused.getMessage());
+        assertTrue(
+            refused.getMessage().contains("physicalio.disk.cache.max.slots"), refused.getMessage());
+      }
     }
   }
 
   @Test
   void aDiskThatFailsPausesTheTierAndReadsGoOnFromTheStore() throws IOException {
-    readWholeInOwnFactory(new Metrics(), IMMUTABLE);
+    cacheWholeInOwnFactory(new Metrics());
     Path data = only(".data");
     Files.delete(data);
     Files.createDirectory(data); // reading and writing the data file now fail
@@ -398,8 +423,10 @@ class DiskTierTest {
 
   @Test
   void aFullDiskIsSurvived() throws IOException {
-    try (PhysicalIO io = physicalIO(new Metrics(), 64 * MIB)) {
+    Metrics first = new Metrics();
+    try (PhysicalIO io = physicalIO(first, 64 * MIB)) {
       read(io, IMMUTABLE, 0, MIB);
+      DiskWrites.await(first, MIB);
     }
     Path data = only(".data");
     Files.delete(data);
@@ -409,15 +436,16 @@ class DiskTierTest {
       // Only bytes the disk does not hold: they are fetched, and writing them fails.
       assertArrayEquals(
           Arrays.copyOfRange(content, MIB, LENGTH), read(io, IMMUTABLE, MIB, LENGTH - MIB));
+      Conditions.await(
+          () -> metrics.get(Metric.DISK_ERRORS) >= 1, Duration.ofMinutes(1), "a full disk's error");
     }
-    assertTrue(metrics.get(Metric.DISK_ERRORS) >= 1, "a full disk is an error");
     assertEquals(0, metrics.get(Metric.DISK_BYTES_WRITTEN));
     assertEquals(0, metrics.get(Metric.DISK_BYTES_READ));
   }
 
   @Test
   void aDataFileWithoutItsIndexIsDeletedWhenTheTierStarts() throws IOException {
-    readWholeInOwnFactory(new Metrics(), IMMUTABLE);
+    cacheWholeInOwnFactory(new Metrics());
     Files.delete(only(".index")); // as a crash before the index was written would leave it
     physicalIO(new Metrics(), 64 * MIB).close(); // the tier starts, and lists the directory
     assertEquals(List.of(), dataAndIndexFiles());
@@ -442,6 +470,9 @@ class DiskTierTest {
           done += reader.read(done, bytes, done, MIB - done);
         }
         assertArrayEquals(Arrays.copyOf(content, MIB), bytes);
+        if (scans) {
+          DiskWrites.await(metrics, MIB);
+        }
       }
       assertEquals(scans ? MIB : 0, metrics.get(Metric.DISK_BYTES_WRITTEN), "scans: " + scans);
     }

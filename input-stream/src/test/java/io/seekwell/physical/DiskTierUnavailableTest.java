@@ -16,19 +16,17 @@ import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.common.object.RequestOptions;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
-import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,6 +69,23 @@ class DiskTierUnavailableTest {
 
   /** As {@link #readWhole(Path, UsableSpace)}, with the disk tier {@code disk} configures. */
   private Outcome readWhole(DiskCacheConfiguration disk, UsableSpace space) throws IOException {
+    return readWhole(disk, space, 0);
+  }
+
+  /**
+   * As {@link #readWhole(DiskCacheConfiguration, UsableSpace)}, with the whole object written to
+   * disk before the factory closes.
+   */
+  private Outcome writeWhole(DiskCacheConfiguration disk) throws IOException {
+    return readWhole(disk, UsableSpace.FILE_STORE, LENGTH);
+  }
+
+  /**
+   * As {@link #readWhole(DiskCacheConfiguration, UsableSpace)}, closing the factory once {@code
+   * written} bytes are written to disk.
+   */
+  private Outcome readWhole(DiskCacheConfiguration disk, UsableSpace space, long written)
+      throws IOException {
     Path directory = disk.directory().orElseThrow();
     Metrics metrics = new Metrics();
     int getsBefore = store.gets().size();
@@ -93,6 +108,7 @@ class DiskTierUnavailableTest {
         done += reader.read(done, bytes, done, LENGTH - done);
       }
       assertArrayEquals(content, bytes);
+      DiskWrites.await(metrics, written);
     } finally {
       System.setErr(stderr);
     }
@@ -158,42 +174,62 @@ class DiskTierUnavailableTest {
     Path directory = temporary.resolve("cache");
     DiskCacheConfiguration oneSlot =
         DiskCacheConfiguration.in(directory, 64L * MIB).withMaxSlots(1);
-    Process other =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                DiskTierLockHolder.class.getName(),
-                directory.toString())
-            .redirectError(ProcessBuilder.Redirect.INHERIT)
-            .start();
-    try {
-      CompletableFuture<String> ready =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return new BufferedReader(
-                          new InputStreamReader(other.getInputStream(), StandardCharsets.UTF_8))
-                      .readLine();
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              });
-      assertTrue(ready.get(2, TimeUnit.MINUTES).startsWith("ready"));
+    try (LockHolderProcess other = LockHolderProcess.start(directory)) {
+      assertEquals(List.of("slot-0"), other.slotsHeld());
       // The other process holds slot-0: this one takes slot-1.
-      wroteTheObject(readWhole(directory, UsableSpace.FILE_STORE));
+      wroteTheObject(writeWhole(DiskCacheConfiguration.in(directory, 64L * MIB)));
       assertEquals(2, cachedFiles(directory.resolve("slot-1")).size(), "data and index");
       assertEquals(List.of(), cachedFiles(directory.resolve("slot-0")));
       // With one slot, it is taken.
       readWithoutTheTier(readWhole(oneSlot, UsableSpace.FILE_STORE), true, allTaken(1));
       // The next factory tries again, counts again, and does not warn again.
       readWithoutTheTier(readWhole(oneSlot, UsableSpace.FILE_STORE), false, allTaken(1));
-    } finally {
-      other.getOutputStream().close();
-      assertTrue(other.waitFor(1, TimeUnit.MINUTES), "the other process ends");
     }
-    wroteTheObject(readWhole(oneSlot, UsableSpace.FILE_STORE));
+    wroteTheObject(writeWhole(oneSlot));
     assertEquals(2, cachedFiles(directory.resolve("slot-0")).size(), "data and index");
+  }
+
+  @Test
+  void aScopeThatFindsTheSlotTakenLeavesTheHoldingScopesLockInPlace() throws Exception {
+    Path directory = temporary.resolve("cache");
+    DiskCacheConfiguration oneSlot =
+        DiskCacheConfiguration.in(directory, 64L * MIB).withMaxSlots(1);
+    try (PhysicalIO holding =
+        new PhysicalIO(
+            store,
+            PhysicalIOConfiguration.DEFAULT,
+            oneSlot,
+            new DiskCaches(),
+            new Metrics(),
+            Ticker.system())) {
+      assertEquals(0, holding.trackedObjects(), "it holds slot-0 and has read nothing");
+      // Another scope of this process tries slot-0, finds it taken and reads without the tier.
+      readWithoutTheTier(readWhole(oneSlot, UsableSpace.FILE_STORE), true, allTaken(1));
+      try (LockHolderProcess other = LockHolderProcess.start(directory)) {
+        assertEquals(List.of("slot-1"), other.slotsHeld(), "slot-0 is still locked");
+      }
+    }
+  }
+
+  @Test
+  void aLockHeldInThisProcessWithoutAMarkIsTakenAndNotReleasedByAClaim() throws Exception {
+    Path directory = temporary.resolve("cache");
+    Path slot = Files.createDirectories(directory.resolve("slot-0"));
+    // As a scope that held the lock without its mark would: the claim's tryLock overlaps it.
+    try (FileChannel channel =
+            FileChannel.open(
+                slot.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock = channel.lock()) {
+      assertTrue(lock.isValid());
+      Outcome outcome = writeWhole(DiskCacheConfiguration.in(directory, 64L * MIB));
+      assertEquals(0, outcome.metrics().get(Metric.DISK_UNAVAILABLE));
+      assertEquals(1, outcome.warnings().size(), outcome.warnings().toString());
+      assertTrue(outcome.warnings().get(0).contains("left open"), outcome.warnings()::toString);
+      assertEquals(2, cachedFiles(directory.resolve("slot-1")).size(), "data and index");
+      try (LockHolderProcess other = LockHolderProcess.start(directory)) {
+        assertEquals(List.of("slot-1"), other.slotsHeld(), "slot-0 is still locked");
+      }
+    }
   }
 
   @Test
@@ -224,7 +260,10 @@ class DiskTierUnavailableTest {
   void aDirectoryThatCannotBeCreatedIsReadWithout() throws IOException {
     Path file = Files.write(temporary.resolve("file"), new byte[] {1});
     Path directory = file.resolve("cache"); // under a regular file: even root cannot create it
-    readWithoutTheTier(readWhole(directory, UsableSpace.FILE_STORE), true, "cannot be created");
+    Outcome outcome = readWhole(directory, UsableSpace.FILE_STORE);
+    readWithoutTheTier(outcome, true, "cannot be created");
+    readWithoutTheTier(
+        outcome, true, "all 4 of its slots were tried ('physicalio.disk.cache.max.slots')");
     assertFalse(Files.exists(directory));
   }
 
@@ -234,7 +273,11 @@ class DiskTierUnavailableTest {
     long tooFew = DiskDirectoryLock.MIN_USABLE_BYTES - 1;
     readWithoutTheTier(readWhole(directory, dir -> tooFew), true, tooFew + " bytes usable");
     assertEquals(List.of(), cachedFiles(directory));
-    wroteTheObject(readWhole(directory, dir -> DiskDirectoryLock.MIN_USABLE_BYTES));
+    wroteTheObject(
+        readWhole(
+            DiskCacheConfiguration.in(directory, 64L * MIB),
+            dir -> DiskDirectoryLock.MIN_USABLE_BYTES,
+            LENGTH));
   }
 
   @Test

@@ -106,6 +106,8 @@ class IcebergOnSparkClusterTest {
         .conf()
         .set(
             catalog + ".seekwell.physicalio.disk.cache.dir", diskCache.toAbsolutePath().toString());
+    // One slot for each JVM of the host, as the connectors' docs ask of a Spark deployment.
+    seekwell.conf().set(catalog + ".seekwell.physicalio.disk.cache.max.slots", "3");
   }
 
   @AfterAll

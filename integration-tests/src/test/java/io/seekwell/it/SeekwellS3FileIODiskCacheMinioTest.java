@@ -17,6 +17,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -153,13 +154,35 @@ class SeekwellS3FileIODiskCacheMinioTest {
       S3TestBucket bucket, Map<String, String> properties, String... files) throws IOException {
     try (SeekwellS3FileIO io = new SeekwellS3FileIO(() -> client(bucket))) {
       io.initialize(properties);
+      long kept = 0;
       for (String file : files) {
         byte[] expected = written.get(file);
         try (InputStream in = io.newInputFile(file, expected.length).newStream()) {
           assertArrayEquals(expected, in.readAllBytes(), file);
         }
+        boolean all = "all".equals(properties.get("seekwell.iceberg.disk.cache.files"));
+        kept += all || file.contains("/metadata/") ? expected.length : 0;
       }
+      awaitOnDisk(io, kept);
       return io.seekwellMetrics();
+    }
+  }
+
+  /**
+   * Waits (up to a minute) until {@code io}'s disk tier has the {@code kept} bytes it read, from
+   * disk or written there, unless it has no disk tier: a block is queued for the disk only after
+   * its readers woke, so closing the FileIO right after a read could drop its writes.
+   */
+  private static void awaitOnDisk(SeekwellS3FileIO io, long kept) {
+    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+    while (true) {
+      MetricsSnapshot metrics = io.seekwellMetrics();
+      if (metrics.get(Metric.DISK_UNAVAILABLE) > 0
+          || metrics.get(Metric.DISK_BYTES_WRITTEN) + metrics.get(Metric.DISK_BYTES_READ) >= kept) {
+        return;
+      }
+      assertTrue(System.nanoTime() - deadline < 0, "within a minute, on disk: " + metrics);
+      Thread.yield();
     }
   }
 

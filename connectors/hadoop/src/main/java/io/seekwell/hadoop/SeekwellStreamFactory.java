@@ -51,6 +51,8 @@ public class SeekwellStreamFactory extends AbstractObjectInputStreamFactory {
    * (per bucket and user), from configuration alone, so no caller could hand them a scope: without
    * this one, each would take a slot of the directory of its own. It holds no cache while no
    * factory has the directory open; the last factory to stop closes the cache and frees the slot.
+   * The Iceberg connector keeps a scope of its own: a JVM that reads through both takes two slots
+   * of a directory they share.
    */
   private static final DiskCacheScope DISK_CACHES = new DiskCacheScope();
 

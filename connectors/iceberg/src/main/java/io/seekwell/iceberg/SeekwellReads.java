@@ -60,7 +60,8 @@ final class SeekwellReads implements AutoCloseable {
    * per JVM (one per catalog and per table broadcast to an executor, often never closed), so no
    * caller could hand them a scope: without this one, each would take a slot of the directory of
    * its own. It holds no cache while no factory has the directory open; the last factory to close
-   * closes the cache and frees the slot.
+   * closes the cache and frees the slot. The S3A connector keeps a scope of its own: a JVM that
+   * reads through both takes two slots of a directory they share.
    */
   private static final DiskCacheScope DISK_CACHES = new DiskCacheScope();
 
