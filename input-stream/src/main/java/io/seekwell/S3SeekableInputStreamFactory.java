@@ -3,7 +3,6 @@ package io.seekwell;
 import io.seekwell.client.RetryingObjectClient;
 import io.seekwell.client.S3SdkObjectClient;
 import io.seekwell.client.S3SyncSdkObjectClient;
-import io.seekwell.common.Version;
 import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.concurrent.Scheduler;
 import io.seekwell.common.concurrent.Ticker;
@@ -23,9 +22,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -44,9 +40,6 @@ import software.amazon.awssdk.services.s3.S3Client;
  * and so a cache in a slot of the directory, of its own, closed with the factory.
  */
 public final class S3SeekableInputStreamFactory implements AutoCloseable {
-
-  private static final Logger LOG = LoggerFactory.getLogger(S3SeekableInputStreamFactory.class);
-  private static final AtomicBoolean ANNOUNCED = new AtomicBoolean();
 
   private final RetryingObjectClient client;
   private final Metrics metrics;
@@ -128,7 +121,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     }
     this.strategies = selector;
     this.client = retrying;
-    logStartup(configuration, strategies.formatNames());
+    StartupLog.announce(configuration, strategies.formatNames());
     this.vectored = new VectoredReads(physicalIO::mergeGap);
   }
 
@@ -150,35 +143,6 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     } else {
       scheduler.close();
       client.close();
-    }
-  }
-
-  /**
-   * Says once per JVM, at INFO, that Seekwell reads and with which main settings, so that a user
-   * can tell from the engine's log that it is on; later factories say it at DEBUG.
-   */
-  private static void logStartup(
-      S3SeekableInputStreamConfiguration configuration, List<String> formats) {
-    PhysicalIOConfiguration physical = configuration.physicalIO();
-    String settings =
-        "memory limit "
-            + physical.maxMemoryLimit()
-            + " bytes, requests of "
-            + physical.targetRequestSize()
-            + " bytes (up to "
-            + physical.largestRequestSize()
-            + " on a fast link), metadata kept "
-            + physical.metadataCacheTtl()
-            + ", up to "
-            + configuration.client().maxAttempts()
-            + " attempts, hedging "
-            + (configuration.client().hedgeMaxCopies() > 0 ? "on" : "off")
-            + ", format plug-ins "
-            + formats;
-    if (ANNOUNCED.compareAndSet(false, true)) {
-      LOG.info("Seekwell {} reads from S3: {}", Version.current(), settings);
-    } else {
-      LOG.debug("Seekwell {} stream factory: {}", Version.current(), settings);
     }
   }
 
