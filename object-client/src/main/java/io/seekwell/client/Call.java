@@ -4,6 +4,7 @@ import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.object.ErrorKind;
 import io.seekwell.common.object.ObjectStoreException;
+import io.seekwell.common.object.RequestAttempt;
 import io.seekwell.common.object.RequestOptions;
 import java.io.IOException;
 import java.time.Duration;
@@ -22,19 +23,18 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Design notes (thread-safety): the call's lock ({@code synchronized (this)}) guards {@code
  * inFlight}, the counts of tries and hedges and whether the call is tied (what it guards of the
- * call's {@link TiedPair} is in that class's notes); nothing is logged or scheduled under it, and
- * the result is completed outside it. Its methods run on the caller's thread (the first attempt),
- * the scheduler's (retries, hedges, timeouts), the HTTP client's (answers), and whichever thread
- * gives a place back: that thread drains the place's waiters and runs {@link #send} for each
- * attempt it lets go (a reader closing a body, an answer on the HTTP client's thread, or the stall
- * watchdog's sweep on the scheduler's thread).
+ * call's {@link TiedPair} is in that class's notes); nothing is logged, scheduled or sent under it,
+ * and the result is completed outside it. Its methods run on the caller's thread (the first
+ * attempt), the scheduler's (retries, hedges, timeouts), the HTTP client's (answers), and whichever
+ * thread sends an attempt that waited for a place ({@link #sent}, from the {@link
+ * LimitingObjectClient} below: a reader closing a body, an answer on the HTTP client's thread, or
+ * the stall watchdog's sweep on the scheduler's thread).
  */
 final class Call<T> {
 
   private static final Logger LOG = LoggerFactory.getLogger(Call.class);
 
   private final String what;
-  private final String bucket;
   private final RequestOptions options;
   private final boolean small;
   private final Exchange<T> exchange;
@@ -48,16 +48,14 @@ final class Call<T> {
   private boolean tied;
   private final TiedPair<T> pair;
 
-  /** A call {@code what} (method, object, range) to {@code bucket}, tied if {@code small}. */
+  /** A call {@code what} (method, object, range), tied if {@code small}. */
   Call(
       String what,
-      String bucket,
       RequestOptions options,
       boolean small,
       Exchange<T> exchange,
       CallContext context) {
     this.what = what;
-    this.bucket = bucket;
     this.options = options;
     this.small = small;
     this.exchange = exchange;
@@ -94,9 +92,9 @@ final class Call<T> {
   }
 
   /**
-   * Starts an attempt of {@code kind}, sent {@code why} (logged when it is sent): it is sent when
-   * it has its places, and fails the call if none comes before the call's deadline. Null if the
-   * call has its answer.
+   * Starts an attempt of {@code kind}, sent {@code why} (logged when it is sent): the client below
+   * sends it when it has its places, and fails it if none comes before the call's deadline. Null if
+   * the call has its answer.
    */
   private Attempt<T> sendAttempt(Attempt.Kind kind, String why) {
     Attempt<T> attempt;
@@ -115,41 +113,30 @@ final class Call<T> {
               ++numbered,
               why,
               context.times().headersTimeoutNanos(attempts),
-              context.freesConnectionOnCancel(),
-              exchange.discard());
+              context.freesConnectionOnCancel());
       inFlight.add(attempt);
     }
     context.budget().earn();
-    long deadlineNanos = startNanos + context.policy().deadline().toNanos();
-    context
-        .places()
-        .admit(attempt, what, bucket, options.prefetch(), deadlineNanos, context)
-        .whenComplete(
-            (held, failure) -> {
-              if (failure == null) {
-                send(attempt, held);
-              } else if (!(failure instanceof CancellationException)) {
-                answered(attempt, null, failure);
-              }
-            });
+    RequestAttempt sent =
+        new RequestAttempt(
+            attempt.toString(),
+            startNanos + context.policy().deadline().toNanos(),
+            () -> sent(attempt));
+    CompletableFuture<T> request =
+        exchange
+            .send()
+            .apply(
+                options
+                    .withHeadersTimeout(Duration.ofNanos(attempt.timeoutNanos()))
+                    .withAttempt(sent));
+    attempt.requested(request);
+    request.whenComplete((value, failure) -> answered(attempt, value, failure));
     return attempt;
   }
 
-  /** Sends {@code attempt} with its places, and plans its headers timeout and hedge deadline. */
-  private void send(Attempt<T> attempt, RequestPlaces.Held held) {
-    Duration timeout = Duration.ofNanos(attempt.timeoutNanos());
-    boolean sent =
-        attempt.send(
-            what,
-            held,
-            context.ticker(),
-            () -> exchange.send().apply(options.withHeadersTimeout(timeout)),
-            exchange.holdConnection(),
-            (value, failure) -> answered(attempt, value, failure),
-            () -> context.places().logLimitCut(what, attempt, bucket));
-    if (!sent) {
-      return;
-    }
+  /** {@code attempt} is being sent: its headers timeout and hedge deadline count from now. */
+  private void sent(Attempt<T> attempt) {
+    attempt.sending(what, context.ticker());
     context.schedule(
         () -> timeOut(attempt), attempt.timeoutNanos(), what, attempt, "the headers timeout");
     if (context.configuration().hedgeMaxCopies() > 0) {

@@ -6,17 +6,18 @@ import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectMetadata;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * Sends each request of another {@link ObjectClient} as a {@link Call} of attempts until one
- * answers with headers: it retries, hedges and ties them, and sends each only once it has its
- * places ({@link RequestPlaces}). A GET's body is returned as it comes; resuming it is {@link
- * ResumingObjectClient}'s job. Thread-safe: every call's state is its own {@link Call}'s; what the
- * calls share is in the {@link CallContext}. {@link #close()} closes the wrapped client, not the
- * scheduler (whoever composed the layer closes that).
+ * answers with headers: it retries, hedges and ties them. Each attempt names itself and the call's
+ * deadline in its options ({@link io.seekwell.common.object.RequestAttempt}), so that the {@link
+ * LimitingObjectClient} below can make it wait for its places and say when it is sent. A GET's body
+ * is returned as it comes; resuming it is {@link ResumingObjectClient}'s job. Thread-safe: every
+ * call's state is its own {@link Call}'s; what the calls share is in the {@link CallContext}.
+ * {@link #close()} closes the wrapped client, not the scheduler (whoever composed the layer closes
+ * that).
  */
 final class HedgingRetryingObjectClient implements ObjectClient {
 
@@ -35,15 +36,10 @@ final class HedgingRetryingObjectClient implements ObjectClient {
   public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
     return new Call<>(
             "HEAD " + request.location(),
-            request.location().bucket(),
             request.options(),
             true,
             new Exchange<>(
                 options -> delegate.headObject(new HeadRequest(request.location(), options)),
-                (metadata, freeConnection) -> {
-                  freeConnection.run();
-                  return metadata;
-                },
                 metadata -> {}),
             context)
         .start();
@@ -53,24 +49,12 @@ final class HedgingRetryingObjectClient implements ObjectClient {
   public CompletableFuture<ObjectContent> getObject(GetRequest request) {
     return new Call<>(
             "GET " + request.describe(),
-            request.location().bucket(),
             request.options(),
             request.range().length() <= TIED_MAX_BYTES,
             new Exchange<>(
-                options -> delegate.getObject(request.withOptions(options)),
-                (content, freeConnection) ->
-                    new ObjectContent(
-                        content.range(),
-                        content.etag(),
-                        new ConnectionHeldStream(content.stream(), freeConnection)),
-                Futures::closeQuietly),
+                options -> delegate.getObject(request.withOptions(options)), Futures::closeQuietly),
             context)
         .start();
-  }
-
-  /** The adaptive limit of requests in flight to each bucket requested so far. */
-  Map<String, Integer> concurrencyLimits() {
-    return context.places().bucketLimits();
   }
 
   @Override

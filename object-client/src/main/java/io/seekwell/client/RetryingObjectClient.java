@@ -65,13 +65,14 @@ import java.util.concurrent.CompletableFuture;
  * <p>This class composes the layer, in one place ({@link #RetryingObjectClient(ObjectClient,
  * ObjectClientConfiguration, Metrics, Scheduler, Ticker)}), from small decorators, outermost first:
  * {@link ResumingObjectClient} (resumes bodies) over {@link HedgingRetryingObjectClient} (retries,
- * hedges and ties each request as a {@link Call}, each attempt sent once it has its places in
- * {@link RequestPlaces}) over the wrapped client. docs/internals.md draws the layer.
+ * hedges and ties each request as a {@link Call} of attempts) over {@link LimitingObjectClient}
+ * (sends each attempt once it has its places in {@link RequestPlaces}) over the wrapped client.
+ * docs/internals.md draws the layer.
  */
 public final class RetryingObjectClient implements ObjectClient {
 
   private final Scheduler scheduler;
-  private final HedgingRetryingObjectClient calls;
+  private final LimitingObjectClient limits;
   private final ObjectClient layer;
 
   /** Retries, hedges and resumes the requests of {@code delegate} as {@code configuration} says. */
@@ -116,10 +117,11 @@ public final class RetryingObjectClient implements ObjectClient {
     Objects.requireNonNull(metrics, "metrics");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     Objects.requireNonNull(ticker, "ticker");
+    this.limits =
+        new LimitingObjectClient(delegate, policy.configuration(), scheduler, ticker, metrics);
     CallContext context =
-        CallContext.of(
-            policy, scheduler, ticker, times, metrics, delegate.freesConnectionOnCancel());
-    this.calls = new HedgingRetryingObjectClient(delegate, context);
+        CallContext.of(policy, scheduler, ticker, times, metrics, limits.freesConnectionOnCancel());
+    HedgingRetryingObjectClient calls = new HedgingRetryingObjectClient(limits, context);
     StallWatchdog watchdog = new StallWatchdog(scheduler, ticker, times, policy.configuration());
     this.layer =
         new ResumingObjectClient(
@@ -151,7 +153,7 @@ public final class RetryingObjectClient implements ObjectClient {
    * client.concurrency.max}).
    */
   public Map<String, Integer> concurrencyLimits() {
-    return calls.concurrencyLimits();
+    return limits.concurrencyLimits();
   }
 
   @Override

@@ -32,7 +32,7 @@ class HedgingRetryingObjectClientTest {
   private final ScriptedStore store = new ScriptedStore(22, 50_000);
   private final HedgingRetryingObjectClient client =
       new HedgingRetryingObjectClient(
-          store.faults,
+          new LimitingObjectClient(store.faults, CONFIG, store.clock, store.clock, store.metrics),
           CallContext.of(
               new RetryPolicy(CONFIG),
               store.clock,

@@ -25,6 +25,9 @@ import java.util.Optional;
  *     until the socket times out
  * @param prefetch whether the request fetches bytes ahead of any read; while a bucket's requests
  *     wait for a place under its concurrency limit, these wait behind the ones a read waits for
+ * @param attempt which attempt of a call of the resilience layer this request is, set by the layer
+ *     for its own decorators ({@link RequestAttempt}); the only component that is not a plain
+ *     value, as it carries the callback the layer runs when the request is sent
  */
 public record RequestOptions(
     Optional<CustomerKey> customerKey,
@@ -33,7 +36,8 @@ public record RequestOptions(
     Optional<Object> callerContext,
     Optional<Metrics> streamMetrics,
     Optional<Duration> headersTimeout,
-    boolean prefetch) {
+    boolean prefetch,
+    Optional<RequestAttempt> attempt) {
 
   private static final RequestOptions NONE =
       new RequestOptions(
@@ -43,7 +47,8 @@ public record RequestOptions(
           Optional.empty(),
           Optional.empty(),
           Optional.empty(),
-          false);
+          false,
+          Optional.empty());
 
   /** Creates options; every argument must be non-null (use empty optionals). */
   public RequestOptions {
@@ -53,6 +58,7 @@ public record RequestOptions(
     Objects.requireNonNull(callerContext, "callerContext");
     Objects.requireNonNull(streamMetrics, "streamMetrics");
     Objects.requireNonNull(headersTimeout, "headersTimeout");
+    Objects.requireNonNull(attempt, "attempt");
     headersTimeout.ifPresent(
         timeout -> {
           if (timeout.isNegative() || timeout.isZero()) {
@@ -75,7 +81,8 @@ public record RequestOptions(
         callerContext,
         streamMetrics,
         headersTimeout,
-        prefetch);
+        prefetch,
+        attempt);
   }
 
   /** These options with {@code suffix} appended to the user agent. */
@@ -87,7 +94,8 @@ public record RequestOptions(
         callerContext,
         streamMetrics,
         headersTimeout,
-        prefetch);
+        prefetch,
+        attempt);
   }
 
   /** These options with {@code audit} sent as the request's audit string. */
@@ -99,7 +107,8 @@ public record RequestOptions(
         callerContext,
         streamMetrics,
         headersTimeout,
-        prefetch);
+        prefetch,
+        attempt);
   }
 
   /** These options with {@code context} passed along to the object client. */
@@ -111,7 +120,8 @@ public record RequestOptions(
         Optional.of(context),
         streamMetrics,
         headersTimeout,
-        prefetch);
+        prefetch,
+        attempt);
   }
 
   /** These options with {@code metrics} counting what the resilience layer does per stream. */
@@ -123,7 +133,8 @@ public record RequestOptions(
         callerContext,
         Optional.of(metrics),
         headersTimeout,
-        prefetch);
+        prefetch,
+        attempt);
   }
 
   /** These options with {@code timeout} as the time the sender waits for response headers. */
@@ -135,7 +146,21 @@ public record RequestOptions(
         callerContext,
         streamMetrics,
         Optional.of(timeout),
-        prefetch);
+        prefetch,
+        attempt);
+  }
+
+  /** These options for {@code sent}, an attempt of one of the resilience layer's calls. */
+  public RequestOptions withAttempt(RequestAttempt sent) {
+    return new RequestOptions(
+        customerKey,
+        userAgentSuffix,
+        auditInfo,
+        callerContext,
+        streamMetrics,
+        headersTimeout,
+        prefetch,
+        Optional.of(sent));
   }
 
   /** These options for a request that fetches bytes ahead of any read. */
@@ -147,6 +172,7 @@ public record RequestOptions(
         callerContext,
         streamMetrics,
         headersTimeout,
-        true);
+        true,
+        attempt);
   }
 }
