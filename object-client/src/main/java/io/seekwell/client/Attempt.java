@@ -2,29 +2,27 @@ package io.seekwell.client;
 
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.object.ObjectStoreException;
+import io.seekwell.common.object.RequestAttempt;
 import java.util.concurrent.CompletableFuture;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.function.Consumer;
 
 /**
- * One attempt of a {@link Call}: a request that may wait for its places below ({@link
- * LimitingObjectClient}), is sent, and is given up if its headers have not come {@link
- * #timeoutNanos} after it was sent.
+ * One attempt of a {@link HedgedExchange}: a request that may wait for its places below ({@link
+ * LimitingObjectClient}), which tells it when it is sent ({@link #sent}), and is given up if its
+ * headers have not come {@link #timeoutNanos} after that.
  *
- * <p>Design notes (thread-safety): its fields are volatile, as the call's threads (a caller's, the
- * scheduler's, the HTTP client's, the one that gives a place back and sends it) read what the
- * others wrote. {@code sentNanos} and then {@code sent} are written once, when it is sent, {@code
- * future} once, when it is requested, and {@code cancelled} at any step, from any thread.
- * Correctness rests on a volatile write-then-read pair: {@link #cancel} writes {@code cancelled}
- * and then reads {@code future}, while {@link #requested} writes {@code future} and then reads
- * {@code cancelled}, so a request made while the attempt is cancelled is always given up, by one of
- * them or by both (twice is harmless). Whether a sent request is left to end by itself is read from
- * {@code sent}: a cancel that races the send cancels the request as one still waiting, which the
- * limiting client below handles either way.
+ * <p>Design notes (thread-safety): its fields are volatile, as the exchange's threads (a caller's,
+ * the scheduler's, the HTTP client's, the one that gives a place back and sends it) read what the
+ * others wrote; the other fields are final. {@code sentNanos} and then {@code sent} are written
+ * once, when it is sent, {@code future} once, when it is requested, and {@code cancelled} at any
+ * step, from any thread. Correctness rests on a volatile write-then-read pair: {@link #cancel}
+ * writes {@code cancelled} and then reads {@code future}, while {@link #requested} writes {@code
+ * future} and then reads {@code cancelled}, so a request made while the attempt is cancelled is
+ * always given up, by one of them or by both (twice is harmless). Whether a sent request is left to
+ * end by itself is read from {@code sent}: a cancel that races the send cancels the request as one
+ * still waiting, which the limiting client below handles either way.
  */
-final class Attempt<T> {
-
-  private static final Logger LOG = LoggerFactory.getLogger(Attempt.class);
+final class Attempt<T> implements RequestAttempt {
 
   /** Why an attempt was sent. */
   enum Kind {
@@ -40,7 +38,10 @@ final class Attempt<T> {
   private final int number;
   private final String why;
   private final long timeoutNanos;
+  private final long deadlineNanos;
   private final boolean freesConnectionOnCancel;
+  private final Ticker ticker;
+  private final Consumer<Attempt<T>> whenSent;
   private volatile long sentNanos;
   private volatile boolean sent;
   private volatile CompletableFuture<T> future;
@@ -49,15 +50,42 @@ final class Attempt<T> {
   /**
    * Attempt {@code number} of its call (counting tries, ties and hedges), of {@code kind}, sent
    * {@code why} (such as {@code " as a retry"}; empty for a call's first attempt, whose sending is
-   * not logged), given up {@code timeoutNanos} after it is sent; {@code freesConnectionOnCancel} if
-   * cancelling a sent request ends it at once.
+   * not logged), given up {@code timeoutNanos} after it is sent, not sent after the call's {@code
+   * deadlineNanos}; {@code freesConnectionOnCancel} if cancelling a sent request ends it at once.
+   * When it is sent, it reads the time from {@code ticker} and tells {@code whenSent}.
    */
-  Attempt(Kind kind, int number, String why, long timeoutNanos, boolean freesConnectionOnCancel) {
+  Attempt(
+      Kind kind,
+      int number,
+      String why,
+      long timeoutNanos,
+      long deadlineNanos,
+      boolean freesConnectionOnCancel,
+      Ticker ticker,
+      Consumer<Attempt<T>> whenSent) {
     this.kind = kind;
     this.number = number;
     this.why = why;
     this.timeoutNanos = timeoutNanos;
+    this.deadlineNanos = deadlineNanos;
     this.freesConnectionOnCancel = freesConnectionOnCancel;
+    this.ticker = ticker;
+    this.whenSent = whenSent;
+  }
+
+  /** Why it was sent, for the log line that says it was ({@code ""} for a call's first). */
+  String why() {
+    return why;
+  }
+
+  @Override
+  public String name() {
+    return toString();
+  }
+
+  @Override
+  public long deadlineNanos() {
+    return deadlineNanos;
   }
 
   Kind kind() {
@@ -82,16 +110,12 @@ final class Attempt<T> {
     return sent && requested != null && requested.isDone();
   }
 
-  /**
-   * It is being sent, as an attempt of the call {@code what}: its headers timeout and hedge
-   * deadline count from now, on {@code ticker}.
-   */
-  void sending(String what, Ticker ticker) {
+  /** It is being sent: its headers timeout and hedge deadline count from now. */
+  @Override
+  public void sent() {
     sentNanos = ticker.nanos();
     sent = true;
-    if (!why.isEmpty()) {
-      LOG.debug("{}: {} sent{}", what, this, why);
-    }
+    whenSent.accept(this);
   }
 
   /** Its request is {@code request}; if it was cancelled before, the request is given up now. */
@@ -105,7 +129,7 @@ final class Attempt<T> {
   /**
    * Gives up the wait for a place, or the request if it was sent. A request to a client whose calls
    * block is left to end by itself, holding its connection until then; its answer, if one comes, is
-   * discarded when it comes ({@link Call}).
+   * discarded when it comes ({@link HedgedExchange}).
    */
   void cancel() {
     cancelled = true;

@@ -5,9 +5,9 @@ import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metrics;
 
 /**
- * What every {@link Call} of one {@link HedgingRetryingObjectClient} shares: its settings, time,
- * timer, response-time statistics, hedge budget and counters. Immutable; each part is thread-safe
- * on its own.
+ * What the calls of one layer's {@link RetryingCalls} and {@link HedgingObjectClient} share: their
+ * settings, time, timer, response-time statistics, hedge budget and counters. Immutable; each part
+ * is thread-safe on its own.
  *
  * @param freesConnectionOnCancel whether the wrapped client frees a connection when a request is
  *     cancelled ({@link io.seekwell.common.object.ObjectClient#freesConnectionOnCancel()})

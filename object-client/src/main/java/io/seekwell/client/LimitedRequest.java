@@ -5,8 +5,6 @@ import io.seekwell.common.object.RequestOptions;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
-import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * One request of a {@link LimitingObjectClient}: it waits for its places ({@link RequestPlaces}),
@@ -25,39 +23,35 @@ import java.util.function.Function;
  */
 final class LimitedRequest<T> {
 
-  /** How one kind of request (a GET, a HEAD) is sent and answered. */
-  record Kind<T>(
-      Function<RequestOptions, CompletableFuture<T>> send,
-      BiFunction<T, Runnable, T> holdConnection,
-      Consumer<T> discard) {}
-
   private final String what;
   private final String bucket;
   private final RequestOptions options;
   private final RequestAttempt attempt;
-  private final Kind<T> kind;
+  private final Exchange<T> exchange;
+  private final BiFunction<T, Runnable, T> holdConnection;
   private final boolean freesConnectionOnCancel;
   private final CompletableFuture<T> answer = new CompletableFuture<>();
   private volatile CompletableFuture<?> waiting;
   private volatile CompletableFuture<T> sent;
 
   /**
-   * The request {@code what} (method, object, range) to {@code bucket} with {@code options}, the
-   * attempt {@code attempt} of its call, sent as {@code kind} says; {@code freesConnectionOnCancel}
-   * if cancelling a sent request ends it at once.
+   * The request {@code exchange} to {@code bucket} with {@code options}, the attempt {@code
+   * attempt} of its call; {@code holdConnection} makes an answer free its connection place when
+   * done with; {@code freesConnectionOnCancel} if cancelling a sent request ends it at once.
    */
   LimitedRequest(
-      String what,
+      Exchange<T> exchange,
       String bucket,
       RequestOptions options,
       RequestAttempt attempt,
-      Kind<T> kind,
+      BiFunction<T, Runnable, T> holdConnection,
       boolean freesConnectionOnCancel) {
-    this.what = what;
+    this.what = exchange.what();
     this.bucket = bucket;
     this.options = options;
     this.attempt = attempt;
-    this.kind = kind;
+    this.exchange = exchange;
+    this.holdConnection = holdConnection;
     this.freesConnectionOnCancel = freesConnectionOnCancel;
   }
 
@@ -122,10 +116,10 @@ final class LimitedRequest<T> {
       freeConnection.run();
       return;
     }
-    attempt.onSent().run();
+    attempt.sent();
     CompletableFuture<T> request;
     try {
-      request = kind.send().apply(options);
+      request = exchange.send().apply(options);
     } catch (RuntimeException | Error e) {
       // Answered as a failure, so that the places are given back: the layers above classify it.
       request = CompletableFuture.failedFuture(e);
@@ -144,9 +138,9 @@ final class LimitedRequest<T> {
             answer.completeExceptionally(failure);
             return;
           }
-          T holding = kind.holdConnection().apply(value, freeConnection);
+          T holding = holdConnection.apply(value, freeConnection);
           if (!answer.complete(holding)) {
-            kind.discard().accept(holding);
+            exchange.discard().accept(holding);
           }
         });
   }

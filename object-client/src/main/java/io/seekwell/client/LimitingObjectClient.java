@@ -1,6 +1,5 @@
 package io.seekwell.client;
 
-import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.concurrent.Scheduler;
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metrics;
@@ -24,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
  * ConnectionHeldStream}), a failed request's when it failed. The wait ends at the call's deadline
  * ({@link RequestAttempt#deadlineNanos()}; for a request that names no attempt, {@code
  * retry.deadline} from when it came); the attempt is told when it is sent ({@link
- * RequestAttempt#onSent()}).
+ * RequestAttempt#sent()}).
  *
  * <p>Cancelling a request's future gives up its wait, or the request itself if the wrapped client
  * frees its connection on cancel; a request to a client whose calls block is left to end by itself,
@@ -55,17 +54,14 @@ final class LimitingObjectClient implements ObjectClient {
   @Override
   public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
     return new LimitedRequest<>(
-            "HEAD " + request.location(),
+            Exchange.head(delegate, request),
             request.location().bucket(),
             request.options(),
             attemptOf(request.options()),
-            new LimitedRequest.Kind<>(
-                options -> delegate.headObject(new HeadRequest(request.location(), options)),
-                (metadata, freeConnection) -> {
-                  freeConnection.run();
-                  return metadata;
-                },
-                metadata -> {}),
+            (metadata, freeConnection) -> {
+              freeConnection.run();
+              return metadata;
+            },
             delegate.freesConnectionOnCancel())
         .start(places);
   }
@@ -73,29 +69,35 @@ final class LimitingObjectClient implements ObjectClient {
   @Override
   public CompletableFuture<ObjectContent> getObject(GetRequest request) {
     return new LimitedRequest<>(
-            "GET " + request.describe(),
+            Exchange.get(delegate, request),
             request.location().bucket(),
             request.options(),
             attemptOf(request.options()),
-            new LimitedRequest.Kind<>(
-                options -> delegate.getObject(request.withOptions(options)),
-                (content, freeConnection) ->
-                    new ObjectContent(
-                        content.range(),
-                        content.etag(),
-                        new ConnectionHeldStream(content.stream(), freeConnection)),
-                Futures::closeQuietly),
+            (content, freeConnection) ->
+                new ObjectContent(
+                    content.range(),
+                    content.etag(),
+                    new ConnectionHeldStream(content.stream(), freeConnection)),
             delegate.freesConnectionOnCancel())
         .start(places);
   }
 
   /** The attempt {@code options} name, or one that is a request of its own. */
   private RequestAttempt attemptOf(RequestOptions options) {
-    return options
-        .attempt()
-        .orElseGet(
-            () ->
-                new RequestAttempt("request", ticker.nanos() + retryDeadline.toNanos(), () -> {}));
+    return options.attempt().orElseGet(() -> new Unnamed(ticker.nanos() + retryDeadline.toNanos()));
+  }
+
+  /** A request sent by itself, not as an attempt of a call: it waits until {@code deadline}. */
+  private record Unnamed(long deadlineNanos) implements RequestAttempt {
+    @Override
+    public String name() {
+      return "request";
+    }
+
+    @Override
+    public void sent() {
+      // Nobody waits to hear it.
+    }
   }
 
   /** The adaptive limit of requests in flight to each bucket requested so far. */

@@ -52,13 +52,20 @@ class LimitingObjectClientTest {
 
   /** A GET of {@code [start, end]} as {@code attempt}, whose sends are counted in {@code sent}. */
   private GetRequest get(long start, long end, String attempt, AtomicInteger sent) {
-    RequestAttempt named =
-        new RequestAttempt(
-            attempt, store.clock.nanos() + Duration.ofSeconds(10).toNanos(), sent::incrementAndGet);
+    long deadline = store.clock.nanos() + Duration.ofSeconds(10).toNanos();
     return store
         .all
         .withRange(ByteRange.of(start, end))
-        .withOptions(RequestOptions.none().withAttempt(named));
+        .withOptions(RequestOptions.none().withAttempt(new Named(attempt, deadline, sent)));
+  }
+
+  /** An attempt named {@code name} that counts in {@code sent} how often it is sent. */
+  private record Named(String name, long deadlineNanos, AtomicInteger sends)
+      implements RequestAttempt {
+    @Override
+    public void sent() {
+      sends.incrementAndGet();
+    }
   }
 
   private void assertBytes(long start, long end, CompletableFuture<ObjectContent> response)

@@ -27,7 +27,7 @@ import java.util.Optional;
  *     wait for a place under its concurrency limit, these wait behind the ones a read waits for
  * @param attempt which attempt of a call of the resilience layer this request is, set by the layer
  *     for its own decorators ({@link RequestAttempt}); the only component that is not a plain
- *     value, as it carries the callback the layer runs when the request is sent
+ *     value: the layer's decorators share it, and it is told when the request is sent
  */
 public record RequestOptions(
     Optional<CustomerKey> customerKey,
