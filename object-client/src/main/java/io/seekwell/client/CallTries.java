@@ -13,9 +13,10 @@ import io.seekwell.common.object.RequestOptions;
  * down as the request's {@link RequestOptions#attempt()}: as such it is the call's latest try.
  *
  * <p>Design notes (thread-safety): its lock ({@code synchronized}) guards the counts, the tied flag
- * and the last failed attempt; each method holds it for one read or write. The retrier writes the
- * tries (on the caller's thread, then the scheduler's); the hedger writes the rest on whichever
- * thread sends, hedges or answers an attempt.
+ * and the last failed attempt; each method holds it for one short step and calls nothing else, so
+ * it may be taken under a {@link HedgedExchange}'s lock. The retrier writes the tries (on the
+ * caller's thread, then the scheduler's); the hedger writes the rest on whichever thread sends,
+ * hedges or answers an attempt.
  */
 final class CallTries implements RequestAttempt {
 

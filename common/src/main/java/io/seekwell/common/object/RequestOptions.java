@@ -8,7 +8,8 @@ import java.util.Optional;
 /**
  * What every request for an object carries besides its location: the SSE-C key, a user-agent
  * suffix, an audit string (sent as the {@code Referer} header, so it shows in S3 server access
- * logs) and an opaque caller context. Immutable and thread-safe.
+ * logs) and an opaque caller context; inside the resilience layer, which attempt of a call it is.
+ * Immutable and thread-safe (the attempt is the layer's own, and thread-safe itself).
  *
  * @param customerKey the SSE-C key, if the object is encrypted with one
  * @param userAgentSuffix appended to the user agent, e.g. {@code trino/470}
@@ -150,8 +151,8 @@ public record RequestOptions(
         attempt);
   }
 
-  /** These options for {@code sent}, an attempt of one of the resilience layer's calls. */
-  public RequestOptions withAttempt(RequestAttempt sent) {
+  /** These options for {@code named}, an attempt of one of the resilience layer's calls. */
+  public RequestOptions withAttempt(RequestAttempt named) {
     return new RequestOptions(
         customerKey,
         userAgentSuffix,
@@ -160,7 +161,7 @@ public record RequestOptions(
         streamMetrics,
         headersTimeout,
         prefetch,
-        Optional.of(sent));
+        Optional.of(named));
   }
 
   /** These options for a request that fetches bytes ahead of any read. */
