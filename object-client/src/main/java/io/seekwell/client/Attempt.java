@@ -2,31 +2,27 @@ package io.seekwell.client;
 
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.object.ObjectStoreException;
+import io.seekwell.common.object.RequestAttempt;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BiConsumer;
-import java.util.function.BiFunction;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * One attempt of a {@link Call}: it waits for its places ({@link RequestPlaces}), is sent, and is
- * given up if its headers have not come {@link #timeoutNanos} after it was sent.
+ * One attempt of a {@link HedgedExchange}: a request that may wait for its places below ({@link
+ * LimitingObjectClient}), which tells it when it is sent ({@link #sent}), and is given up if its
+ * headers have not come {@link #timeoutNanos} after that.
  *
- * <p>Design notes (thread-safety): its fields are volatile, as the call's threads (a caller's, the
- * scheduler's, the HTTP client's, the one that gives a place back) read what the others wrote.
- * {@code place} is written once per wait (the bucket's, then the connection's), {@code sentNanos}
- * and {@code future} once, when it is sent, and {@code cancelled} at any step, from any thread.
- * Correctness rests on two volatile write-then-read pairs: {@link #cancel} writes {@code cancelled}
- * and then reads {@code place} and {@code future}, while {@link #waitsFor} writes {@code place} and
- * {@link #send} writes {@code future}, and each then reads {@code cancelled}. Of two such threads
- * at least one sees the other's write, so a wait begun or a request sent while the attempt is
- * cancelled is always given up, by one of them or by both (cancelling twice is harmless).
+ * <p>Design notes (thread-safety): its fields are volatile, as the exchange's threads (a caller's,
+ * the scheduler's, the HTTP client's, the one that gives a place back and sends it) read what the
+ * others wrote; the other fields are final. {@code sentNanos} and then {@code sent} are written
+ * once, when it is sent, {@code future} once, when it is requested, and {@code cancelled} at any
+ * step, from any thread. Correctness rests on a volatile write-then-read pair: {@link #cancel}
+ * writes {@code cancelled} and then reads {@code future}, while {@link #requested} writes {@code
+ * future} and then reads {@code cancelled}, so a request made while the attempt is cancelled is
+ * always given up, by one of them or by both (twice is harmless). Whether a sent request is left to
+ * end by itself is read from {@code sent}: a cancel that races the send cancels the request as one
+ * still waiting, which the limiting client below handles either way.
  */
-final class Attempt<T> {
-
-  private static final Logger LOG = LoggerFactory.getLogger(Attempt.class);
+final class Attempt<T> implements RequestAttempt {
 
   /** Why an attempt was sent. */
   enum Kind {
@@ -42,32 +38,54 @@ final class Attempt<T> {
   private final int number;
   private final String why;
   private final long timeoutNanos;
+  private final long deadlineNanos;
   private final boolean freesConnectionOnCancel;
-  private final Consumer<T> discard;
-  private volatile CompletableFuture<?> place;
+  private final Ticker ticker;
+  private final Consumer<Attempt<T>> whenSent;
   private volatile long sentNanos;
+  private volatile boolean sent;
   private volatile CompletableFuture<T> future;
   private volatile boolean cancelled;
 
   /**
    * Attempt {@code number} of its call (counting tries, ties and hedges), of {@code kind}, sent
    * {@code why} (such as {@code " as a retry"}; empty for a call's first attempt, whose sending is
-   * not logged), given up {@code timeoutNanos} after it is sent; {@code discard} frees an answer
-   * that comes too late.
+   * not logged), given up {@code timeoutNanos} after it is sent, not sent after the call's {@code
+   * deadlineNanos}; {@code freesConnectionOnCancel} if cancelling a sent request ends it at once.
+   * When it is sent, it reads the time from {@code ticker} and tells {@code whenSent}.
    */
   Attempt(
       Kind kind,
       int number,
       String why,
       long timeoutNanos,
+      long deadlineNanos,
       boolean freesConnectionOnCancel,
-      Consumer<T> discard) {
+      Ticker ticker,
+      Consumer<Attempt<T>> whenSent) {
     this.kind = kind;
     this.number = number;
     this.why = why;
     this.timeoutNanos = timeoutNanos;
+    this.deadlineNanos = deadlineNanos;
     this.freesConnectionOnCancel = freesConnectionOnCancel;
-    this.discard = discard;
+    this.ticker = ticker;
+    this.whenSent = whenSent;
+  }
+
+  /** Why it was sent, for the log line that says it was ({@code ""} for a call's first). */
+  String why() {
+    return why;
+  }
+
+  @Override
+  public String name() {
+    return toString();
+  }
+
+  @Override
+  public long deadlineNanos() {
+    return deadlineNanos;
   }
 
   Kind kind() {
@@ -83,91 +101,41 @@ final class Attempt<T> {
   }
 
   boolean isSent() {
-    return future != null;
+    return sent;
   }
 
   /** Whether it was sent and has its answer. */
   boolean isAnswered() {
-    CompletableFuture<T> sent = future;
-    return sent != null && sent.isDone();
+    CompletableFuture<T> requested = future;
+    return sent && requested != null && requested.isDone();
   }
 
-  /** It waits for {@code waiting}; if it was cancelled before, the wait is given up at once. */
-  void waitsFor(CompletableFuture<?> waiting) {
-    place = waiting;
-    if (cancelled) {
-      waiting.cancel(true); // cancelled before its wait was known: give the wait up now
-    }
-  }
-
-  /**
-   * Sends it, an attempt of the call {@code what}, with {@code request}, unless it was cancelled
-   * while it waited for {@code held} (then they are given back at once; false). Its headers timeout
-   * and hedge deadline count from now. It holds its bucket place until it has its answer, and its
-   * connection place until {@code holdConnection} frees it (an answer, when done with) or it fails;
-   * {@code answered} gets the answer or the failure (an exception or error thrown by {@code
-   * request} too), and {@code limitCut} runs if a throttled answer cut the bucket's limit.
-   */
-  boolean send(
-      String what,
-      RequestPlaces.Held held,
-      Ticker ticker,
-      Supplier<CompletableFuture<T>> request,
-      BiFunction<T, Runnable, T> holdConnection,
-      BiConsumer<T, Throwable> answered,
-      Runnable limitCut) {
-    Runnable freeConnection = () -> held.connection().release(ConcurrencyLimit.Outcome.OTHER);
-    if (cancelled) {
-      held.bucket().release(ConcurrencyLimit.Outcome.OTHER);
-      freeConnection.run();
-      return false;
-    }
+  /** It is being sent: its headers timeout and hedge deadline count from now. */
+  @Override
+  public void sent() {
     sentNanos = ticker.nanos();
-    if (!why.isEmpty()) {
-      LOG.debug("{}: {} sent{}", what, this, why);
-    }
-    CompletableFuture<T> sent;
-    try {
-      sent = request.get();
-    } catch (RuntimeException | Error e) {
-      // Answered as a failure, so that the places are given back: a RuntimeException is
-      // classified as any failure is, and an Error fails the call at once (Call.answered).
-      sent = CompletableFuture.failedFuture(e);
-    }
-    future = sent;
+    sent = true;
+    whenSent.accept(this);
+  }
+
+  /** Its request is {@code request}; if it was cancelled before, the request is given up now. */
+  void requested(CompletableFuture<T> request) {
+    future = request;
     if (cancelled) {
-      cancel(); // cancelled while it was being sent
+      cancel(); // cancelled while it was being requested
     }
-    sent.whenComplete(
-        (value, failure) -> {
-          if (held.bucket().release(ConcurrencyLimit.Outcome.of(failure))) {
-            limitCut.run();
-          }
-          if (failure != null) {
-            freeConnection.run();
-            answered.accept(null, failure);
-          } else {
-            answered.accept(holdConnection.apply(value, freeConnection), null);
-          }
-        });
-    return true;
   }
 
   /**
    * Gives up the wait for a place, or the request if it was sent. A request to a client whose calls
    * block is left to end by itself, holding its connection until then; its answer, if one comes, is
-   * discarded when it comes ({@link Call}).
+   * discarded when it comes ({@link HedgedExchange}).
    */
   void cancel() {
     cancelled = true;
-    CompletableFuture<?> waiting = place;
-    if (waiting != null) {
-      waiting.cancel(true);
-    }
-    CompletableFuture<T> sent = future;
-    if (sent != null && freesConnectionOnCancel) {
-      sent.cancel(true);
-      sent.thenAccept(discard);
+    CompletableFuture<T> requested = future;
+    if (requested != null && (!sent || freesConnectionOnCancel)) {
+      requested.cancel(true);
     }
   }
 

@@ -1,19 +1,22 @@
 package io.seekwell.client;
 
+import io.seekwell.common.concurrent.Scheduler;
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectStoreException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The places an attempt needs before it is sent: one under its bucket's adaptive limit ({@code
+ * The places a request needs before it is sent: one under its bucket's adaptive limit ({@code
  * concurrency.max}, cut when the store throttles) and then one among the client's connections
- * ({@code max.connections}). Attempts over either wait without a thread, those of reads before
+ * ({@code max.connections}). Requests over either wait without a thread, those of reads before
  * those of prefetches, until a place is free or their call's deadline passes. Thread-safe: the
  * bucket limits are in a concurrent map (lock-free once a bucket has its limit) and each {@link
  * ConcurrencyLimit} is lock-free.
@@ -22,17 +25,25 @@ final class RequestPlaces {
 
   private static final Logger LOG = LoggerFactory.getLogger(RequestPlaces.class);
 
-  /** The two places an attempt holds while it is sent. */
+  /** The two places a request holds while it is sent. */
   record Held(ConcurrencyLimit.Permit bucket, ConcurrencyLimit.Permit connection) {}
 
   private final Map<String, ConcurrencyLimit> limits = new ConcurrentHashMap<>();
   private final ConcurrencyLimit connections;
   private final int concurrencyMax;
+  private final Duration retryDeadline;
+  private final Scheduler scheduler;
   private final Ticker ticker;
   private final Metrics metrics;
 
-  RequestPlaces(ObjectClientConfiguration configuration, Ticker ticker, Metrics metrics) {
+  RequestPlaces(
+      ObjectClientConfiguration configuration,
+      Scheduler scheduler,
+      Ticker ticker,
+      Metrics metrics) {
     this.concurrencyMax = configuration.concurrencyMax();
+    this.retryDeadline = configuration.retryDeadline();
+    this.scheduler = scheduler;
     this.ticker = ticker;
     this.metrics = metrics;
     this.connections =
@@ -41,28 +52,28 @@ final class RequestPlaces {
 
   /**
    * Both places for {@code attempt} of the call {@code what} to {@code bucket}: the bucket's, then
-   * a connection. The future fails with the waits' own exceptions (not wrapped): cancelled when the
-   * attempt is, or an {@link ObjectStoreException} that is not retryable when no place came before
-   * {@code deadlineNanos} (a {@link CallContext#ticker()} time) or when that deadline could not be
-   * set because the client is closing. A bucket place taken is given back if the connection never
-   * comes.
+   * a connection; {@code waitsFor} is given each wait as it begins, so that the attempt can give it
+   * up. The future fails with the waits' own exceptions (not wrapped): cancelled when a wait is, or
+   * an {@link ObjectStoreException} that is not retryable when no place came before {@code
+   * deadlineNanos} (a time of this client's ticker) or when that deadline could not be set because
+   * the client is closing. A bucket place taken is given back if the connection never comes.
    */
   CompletableFuture<Held> admit(
-      Attempt<?> attempt,
       String what,
+      String attempt,
       String bucket,
       boolean prefetch,
       long deadlineNanos,
-      CallContext context) {
+      Consumer<CompletableFuture<?>> waitsFor) {
     CompletableFuture<Held> held = new CompletableFuture<>();
-    waitFor(limitOf(bucket), attempt, what, prefetch, deadlineNanos, context)
+    waitFor(limitOf(bucket), what, attempt, prefetch, deadlineNanos, waitsFor)
         .whenComplete(
             (permit, failure) -> {
               if (failure != null) {
                 held.completeExceptionally(failure);
                 return;
               }
-              waitFor(connections, attempt, what, prefetch, deadlineNanos, context)
+              waitFor(connections, what, attempt, prefetch, deadlineNanos, waitsFor)
                   .whenComplete(
                       (connection, noConnection) -> {
                         if (noConnection == null) {
@@ -78,13 +89,13 @@ final class RequestPlaces {
 
   private CompletableFuture<ConcurrencyLimit.Permit> waitFor(
       ConcurrencyLimit places,
-      Attempt<?> attempt,
       String what,
+      String attempt,
       boolean prefetch,
       long deadlineNanos,
-      CallContext context) {
+      Consumer<CompletableFuture<?>> waitsFor) {
     CompletableFuture<ConcurrencyLimit.Permit> place = places.acquire(prefetch);
-    attempt.waitsFor(place);
+    waitsFor.accept(place);
     if (!place.isDone()) {
       long queued = ticker.nanos();
       LOG.debug("{}: {} waits for a place ({})", what, attempt, places);
@@ -97,14 +108,13 @@ final class RequestPlaces {
                   (ticker.nanos() - queued) / 1_000_000,
                   places));
       long left = deadlineNanos - ticker.nanos();
-      if (!context.schedule(
+      if (!Timers.schedule(
+          scheduler,
           () ->
               place.completeExceptionally(
                   notSent(
                       what,
-                      " within the retry deadline of "
-                          + context.policy().deadline().toMillis()
-                          + " ms",
+                      " within the retry deadline of " + retryDeadline.toMillis() + " ms",
                       places)),
           Math.max(0, left),
           what,
@@ -140,9 +150,8 @@ final class RequestPlaces {
         bucket, b -> new ConcurrencyLimit("bucket " + b, concurrencyMax, ticker, metrics));
   }
 
-  /** The adaptive limit of requests in flight to each bucket requested so far. */
   /** Says at DEBUG that a throttled answer to {@code attempt} cut {@code bucket}'s limit. */
-  void logLimitCut(String what, Attempt<?> attempt, String bucket) {
+  void logLimitCut(String what, String attempt, String bucket) {
     LOG.debug(
         "{}: {} throttled, concurrency limit of bucket {} cut to {}",
         what,
@@ -151,6 +160,7 @@ final class RequestPlaces {
         bucketLimits().get(bucket));
   }
 
+  /** The adaptive limit of requests in flight to each bucket requested so far. */
   Map<String, Integer> bucketLimits() {
     Map<String, Integer> now = new TreeMap<>();
     limits.forEach((bucket, limit) -> now.put(bucket, limit.limit()));

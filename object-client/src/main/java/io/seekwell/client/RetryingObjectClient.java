@@ -28,7 +28,7 @@ import java.util.concurrent.CompletableFuture;
  *       client whose calls block, left to end), and their responses, if they come, are aborted
  *       rather than returned to the connection pool.
  *   <li><b>Ties</b> small requests (HEADs, and GETs of at most {@value
- *       HedgingRetryingObjectClient#TIED_MAX_BYTES} bytes) while many connections stall ({@link
+ *       HedgingObjectClient#TIED_MAX_BYTES} bytes) while many connections stall ({@link
  *       ResponseTimes#tying()}): a copy is sent at once with the first, so that such a request
  *       waits for a deadline only when both connections stall. The copy that answers second is
  *       cancelled a hedge deadline after the first answered, or aborted when it answers sooner;
@@ -52,9 +52,10 @@ import java.util.concurrent.CompletableFuture;
  *       failed). An abandoned attempt of a client whose calls block ({@link
  *       ObjectClient#freesConnectionOnCancel()}) is not cancelled: it keeps its place until its
  *       call ends by itself, at its headers timeout at the latest, and an answer it brings then is
- *       aborted, or is the call's answer if none came before. Attempts over the bound wait here,
- *       demand before prefetch, as over the bucket's limit, and never inside the HTTP client for a
- *       pooled connection, where the wait would count as time to first byte, push the hedge
+ *       aborted, or is its try's answer if none came before and another attempt of the try is still
+ *       in flight (once the try has failed, the call has moved on). Attempts over the bound wait
+ *       here, demand before prefetch, as over the bucket's limit, and never inside the HTTP client
+ *       for a pooled connection, where the wait would count as time to first byte, push the hedge
  *       deadline up, and leave a stalled connection holding the pool for that longer deadline.
  * </ul>
  *
@@ -64,14 +65,17 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>This class composes the layer, in one place ({@link #RetryingObjectClient(ObjectClient,
  * ObjectClientConfiguration, Metrics, Scheduler, Ticker)}), from small decorators, outermost first:
- * {@link ResumingObjectClient} (resumes bodies) over {@link HedgingRetryingObjectClient} (retries,
- * hedges and ties each request as a {@link Call}, each attempt sent once it has its places in
- * {@link RequestPlaces}) over the wrapped client. docs/internals.md draws the layer.
+ * {@link ResumingObjectClient} (resumes bodies) over {@link RetryingCalls} (retries each request
+ * after a backoff once its try failed) over {@link HedgingObjectClient} (sends each try as a hedged
+ * exchange: a first attempt, hedged copies and a tied copy) over {@link LimitingObjectClient}
+ * (sends each attempt once it has its places in {@link RequestPlaces}) over the wrapped client. The
+ * retrying and hedging decorators share a {@link CallContext}; a call's {@link CallTries} travel
+ * down with each try. docs/internals.md draws the layer.
  */
 public final class RetryingObjectClient implements ObjectClient {
 
   private final Scheduler scheduler;
-  private final HedgingRetryingObjectClient calls;
+  private final LimitingObjectClient limits;
   private final ObjectClient layer;
 
   /** Retries, hedges and resumes the requests of {@code delegate} as {@code configuration} says. */
@@ -116,10 +120,11 @@ public final class RetryingObjectClient implements ObjectClient {
     Objects.requireNonNull(metrics, "metrics");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     Objects.requireNonNull(ticker, "ticker");
+    this.limits =
+        new LimitingObjectClient(delegate, policy.configuration(), scheduler, ticker, metrics);
     CallContext context =
-        CallContext.of(
-            policy, scheduler, ticker, times, metrics, delegate.freesConnectionOnCancel());
-    this.calls = new HedgingRetryingObjectClient(delegate, context);
+        CallContext.of(policy, scheduler, ticker, times, metrics, limits.freesConnectionOnCancel());
+    ObjectClient calls = new RetryingCalls(new HedgingObjectClient(limits, context), context);
     StallWatchdog watchdog = new StallWatchdog(scheduler, ticker, times, policy.configuration());
     this.layer =
         new ResumingObjectClient(
@@ -151,7 +156,7 @@ public final class RetryingObjectClient implements ObjectClient {
    * client.concurrency.max}).
    */
   public Map<String, Integer> concurrencyLimits() {
-    return calls.concurrencyLimits();
+    return limits.concurrencyLimits();
   }
 
   @Override

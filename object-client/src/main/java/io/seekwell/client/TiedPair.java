@@ -11,9 +11,9 @@ import org.slf4j.LoggerFactory;
  * half answered, the other is given a hedge deadline to answer too, and whether it did tells {@link
  * ResponseTimes} whether a connection stalled, so that tying ends when the stalls do.
  *
- * <p>Design notes (thread-safety): {@code awaiting} is guarded by the lock of the {@link Call} that
- * owns the pair; {@link #awaitPartnerOf} and {@link #take} run under it, {@link #settled} outside
- * it.
+ * <p>Design notes (thread-safety): {@code awaiting} is guarded by the lock of the {@link
+ * HedgedExchange} that owns the pair; {@link #awaitPartnerOf} and {@link #take} run under it,
+ * {@link #settled} outside it.
  */
 final class TiedPair<T> {
 
@@ -31,8 +31,8 @@ final class TiedPair<T> {
   }
 
   /**
-   * Under the call's lock, when {@code winner} (not a hedge) answered first: the other half of the
-   * pair among {@code inFlight}, which now awaits its verdict, or null.
+   * Under the exchange's lock, when {@code winner} (not a hedge) answered first: the other half of
+   * the pair among {@code inFlight}, which now awaits its verdict, or null.
    */
   Attempt<T> awaitPartnerOf(Attempt<T> winner, List<Attempt<T>> inFlight) {
     if (winner.kind() == Attempt.Kind.HEDGE) {
@@ -43,7 +43,7 @@ final class TiedPair<T> {
     return awaiting;
   }
 
-  /** Under the call's lock: whether {@code partner} awaited its verdict; it no longer does. */
+  /** Under the exchange's lock: whether {@code partner} awaited its verdict; it no longer does. */
   boolean take(Attempt<T> partner) {
     if (awaiting != partner) {
       return false;

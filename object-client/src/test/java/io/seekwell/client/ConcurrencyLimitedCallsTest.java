@@ -393,29 +393,6 @@ class ConcurrencyLimitedCallsTest {
     }
   }
 
-  /** A client whose calls block: cancelling one does not end it. */
-  private record BlockingStyle(ObjectClient delegate) implements ObjectClient {
-    @Override
-    public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
-      return delegate.headObject(request);
-    }
-
-    @Override
-    public CompletableFuture<ObjectContent> getObject(GetRequest request) {
-      return delegate.getObject(request);
-    }
-
-    @Override
-    public boolean freesConnectionOnCancel() {
-      return false;
-    }
-
-    @Override
-    public void close() {
-      delegate.close();
-    }
-  }
-
   private static ObjectContent answer(CompletableFuture<ObjectContent> response) throws Exception {
     return response.get(10, TimeUnit.SECONDS);
   }

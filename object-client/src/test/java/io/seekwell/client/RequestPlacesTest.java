@@ -12,6 +12,8 @@ import io.seekwell.common.object.ErrorKind;
 import io.seekwell.common.object.ObjectStoreException;
 import io.seekwell.testing.ManualClock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -32,15 +34,7 @@ class RequestPlacesTest {
 
   private final Metrics metrics = new Metrics();
   private final ManualClock clock = new ManualClock();
-  private final CallContext context =
-      CallContext.of(
-          new RetryPolicy(ONE_CONNECTION),
-          clock,
-          clock,
-          new ResponseTimes(ONE_CONNECTION),
-          metrics,
-          true);
-  private final RequestPlaces places = context.places();
+  private final RequestPlaces places = new RequestPlaces(ONE_CONNECTION, clock, clock, metrics);
   private final long deadline = clock.nanos() + Duration.ofSeconds(10).toNanos();
 
   @AfterEach
@@ -48,20 +42,25 @@ class RequestPlacesTest {
     clock.close();
   }
 
-  private static Attempt<Object> attempt(int number) {
-    return new Attempt<>(Attempt.Kind.TRY, number, "", 1_000_000_000L, true, value -> {});
-  }
+  /** The waits of the last attempt admitted, in the order they began. */
+  private final List<CompletableFuture<?>> waits = new ArrayList<>();
 
-  private CompletableFuture<RequestPlaces.Held> admit(Attempt<Object> attempt, boolean prefetch) {
+  private CompletableFuture<RequestPlaces.Held> admit(int attempt, boolean prefetch) {
+    waits.clear();
     return places.admit(
-        attempt, "GET s3://bucket/key [0-9]", "bucket", prefetch, deadline, context);
+        "GET s3://bucket/key [0-9]",
+        "attempt " + attempt + " (TRY)",
+        "bucket",
+        prefetch,
+        deadline,
+        waits::add);
   }
 
   @Test
   void anAttemptWaitsForAConnectionAndAReadGoesBeforeAPrefetch() {
-    RequestPlaces.Held first = admit(attempt(1), false).join();
-    CompletableFuture<RequestPlaces.Held> prefetch = admit(attempt(2), true);
-    CompletableFuture<RequestPlaces.Held> read = admit(attempt(3), false);
+    RequestPlaces.Held first = admit(1, false).join();
+    CompletableFuture<RequestPlaces.Held> prefetch = admit(2, true);
+    CompletableFuture<RequestPlaces.Held> read = admit(3, false);
     assertFalse(prefetch.isDone());
     assertFalse(read.isDone());
 
@@ -75,8 +74,8 @@ class RequestPlacesTest {
 
   @Test
   void noPlaceBeforeTheDeadlineFailsTheAttemptForGood() throws Exception {
-    RequestPlaces.Held first = admit(attempt(1), false).join();
-    CompletableFuture<RequestPlaces.Held> late = admit(attempt(2), false);
+    RequestPlaces.Held first = admit(1, false).join();
+    CompletableFuture<RequestPlaces.Held> late = admit(2, false);
     clock.advance(Duration.ofSeconds(10));
 
     ExecutionException e = assertThrows(ExecutionException.class, late::get);
@@ -88,14 +87,14 @@ class RequestPlacesTest {
 
     first.bucket().release(ConcurrencyLimit.Outcome.SUCCESS);
     first.connection().release(ConcurrencyLimit.Outcome.OTHER);
-    assertTrue(admit(attempt(3), false).isDone(), "the failed attempt holds no connection");
+    assertTrue(admit(3, false).isDone(), "the failed attempt holds no connection");
   }
 
   @Test
   void aWaitWhoseDeadlineCannotBeSetAsTheClientClosesFailsAtOnce() {
-    RequestPlaces.Held first = admit(attempt(1), false).join();
+    RequestPlaces.Held first = admit(1, false).join();
     clock.close(); // the client is closing: its scheduler takes no deadline
-    CompletableFuture<RequestPlaces.Held> late = admit(attempt(2), false);
+    CompletableFuture<RequestPlaces.Held> late = admit(2, false);
 
     assertTrue(late.isCompletedExceptionally(), "failed, not left waiting for ever");
     CompletionException e = assertThrows(CompletionException.class, late::join);
@@ -108,18 +107,17 @@ class RequestPlacesTest {
     assertFalse(ErrorKind.isRetryable(notSent));
 
     first.connection().release(ConcurrencyLimit.Outcome.OTHER);
-    assertTrue(admit(attempt(3), false).isDone(), "the failed attempt took no connection");
+    assertTrue(admit(3, false).isDone(), "the failed attempt took no connection");
   }
 
   @Test
   void aCancelledAttemptGivesUpItsWait() {
-    RequestPlaces.Held first = admit(attempt(1), false).join();
-    Attempt<Object> waiting = attempt(2);
-    CompletableFuture<RequestPlaces.Held> wait = admit(waiting, false);
-    waiting.cancel();
+    RequestPlaces.Held first = admit(1, false).join();
+    CompletableFuture<RequestPlaces.Held> wait = admit(2, false);
+    waits.get(waits.size() - 1).cancel(true);
 
     assertThrows(CancellationException.class, wait::join);
     first.connection().release(ConcurrencyLimit.Outcome.OTHER);
-    assertTrue(admit(attempt(3), false).isDone(), "the cancelled attempt took no connection");
+    assertTrue(admit(3, false).isDone(), "the cancelled attempt took no connection");
   }
 }

@@ -312,7 +312,7 @@ class ResilienceTest {
   void aGetOfMoreThanTheTiedMaximumIsNeverTied() throws Exception {
     stallUntilTying();
     ObjectLocation large = ObjectLocation.of("bucket", "large");
-    byte[] bytes = TestData.randomBytes(12, (int) HedgingRetryingObjectClient.TIED_MAX_BYTES + 1);
+    byte[] bytes = TestData.randomBytes(12, (int) HedgingObjectClient.TIED_MAX_BYTES + 1);
     store.put(large, bytes);
     int sent = faults.sentGets().size();
     assertArrayEquals(

@@ -8,7 +8,8 @@ import java.util.Optional;
 /**
  * What every request for an object carries besides its location: the SSE-C key, a user-agent
  * suffix, an audit string (sent as the {@code Referer} header, so it shows in S3 server access
- * logs) and an opaque caller context. Immutable and thread-safe.
+ * logs) and an opaque caller context; inside the resilience layer, which attempt of a call it is.
+ * Immutable and thread-safe (the attempt is the layer's own, and thread-safe itself).
  *
  * @param customerKey the SSE-C key, if the object is encrypted with one
  * @param userAgentSuffix appended to the user agent, e.g. {@code trino/470}
@@ -25,6 +26,9 @@ import java.util.Optional;
  *     until the socket times out
  * @param prefetch whether the request fetches bytes ahead of any read; while a bucket's requests
  *     wait for a place under its concurrency limit, these wait behind the ones a read waits for
+ * @param attempt which attempt of a call of the resilience layer this request is, set by the layer
+ *     for its own decorators ({@link RequestAttempt}); the only component that is not a plain
+ *     value: the layer's decorators share it, and it is told when the request is sent
  */
 public record RequestOptions(
     Optional<CustomerKey> customerKey,
@@ -33,7 +37,8 @@ public record RequestOptions(
     Optional<Object> callerContext,
     Optional<Metrics> streamMetrics,
     Optional<Duration> headersTimeout,
-    boolean prefetch) {
+    boolean prefetch,
+    Optional<RequestAttempt> attempt) {
 
   private static final RequestOptions NONE =
       new RequestOptions(
@@ -43,7 +48,8 @@ public record RequestOptions(
           Optional.empty(),
           Optional.empty(),
           Optional.empty(),
-          false);
+          false,
+          Optional.empty());
 
   /** Creates options; every argument must be non-null (use empty optionals). */
   public RequestOptions {
@@ -53,6 +59,7 @@ public record RequestOptions(
     Objects.requireNonNull(callerContext, "callerContext");
     Objects.requireNonNull(streamMetrics, "streamMetrics");
     Objects.requireNonNull(headersTimeout, "headersTimeout");
+    Objects.requireNonNull(attempt, "attempt");
     headersTimeout.ifPresent(
         timeout -> {
           if (timeout.isNegative() || timeout.isZero()) {
@@ -75,7 +82,8 @@ public record RequestOptions(
         callerContext,
         streamMetrics,
         headersTimeout,
-        prefetch);
+        prefetch,
+        attempt);
   }
 
   /** These options with {@code suffix} appended to the user agent. */
@@ -87,7 +95,8 @@ public record RequestOptions(
         callerContext,
         streamMetrics,
         headersTimeout,
-        prefetch);
+        prefetch,
+        attempt);
   }
 
   /** These options with {@code audit} sent as the request's audit string. */
@@ -99,7 +108,8 @@ public record RequestOptions(
         callerContext,
         streamMetrics,
         headersTimeout,
-        prefetch);
+        prefetch,
+        attempt);
   }
 
   /** These options with {@code context} passed along to the object client. */
@@ -111,7 +121,8 @@ public record RequestOptions(
         Optional.of(context),
         streamMetrics,
         headersTimeout,
-        prefetch);
+        prefetch,
+        attempt);
   }
 
   /** These options with {@code metrics} counting what the resilience layer does per stream. */
@@ -123,7 +134,8 @@ public record RequestOptions(
         callerContext,
         Optional.of(metrics),
         headersTimeout,
-        prefetch);
+        prefetch,
+        attempt);
   }
 
   /** These options with {@code timeout} as the time the sender waits for response headers. */
@@ -135,7 +147,21 @@ public record RequestOptions(
         callerContext,
         streamMetrics,
         Optional.of(timeout),
-        prefetch);
+        prefetch,
+        attempt);
+  }
+
+  /** These options for {@code named}, an attempt of one of the resilience layer's calls. */
+  public RequestOptions withAttempt(RequestAttempt named) {
+    return new RequestOptions(
+        customerKey,
+        userAgentSuffix,
+        auditInfo,
+        callerContext,
+        streamMetrics,
+        headersTimeout,
+        prefetch,
+        Optional.of(named));
   }
 
   /** These options for a request that fetches bytes ahead of any read. */
@@ -147,6 +173,7 @@ public record RequestOptions(
         callerContext,
         streamMetrics,
         headersTimeout,
-        true);
+        true,
+        attempt);
   }
 }

@@ -21,25 +21,30 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link HedgingRetryingObjectClient} alone, without the resuming of bodies: a scripted store on a
- * clock the test moves.
+ * The layer without the resuming of bodies ({@link RetryingCalls} over {@link HedgingObjectClient}
+ * over {@link LimitingObjectClient}): a scripted store on a clock the test moves.
  */
-class HedgingRetryingObjectClientTest {
+class CallsWithoutResumingTest {
 
   private static final ObjectClientConfiguration CONFIG =
       ScriptedFaultsObjectClient.fastRetries().build();
 
   private final ScriptedStore store = new ScriptedStore(22, 50_000);
-  private final HedgingRetryingObjectClient client =
-      new HedgingRetryingObjectClient(
-          store.faults,
-          CallContext.of(
-              new RetryPolicy(CONFIG),
-              store.clock,
-              store.clock,
-              new ResponseTimes(CONFIG),
-              store.metrics,
-              true));
+  private final CallContext context =
+      CallContext.of(
+          new RetryPolicy(CONFIG),
+          store.clock,
+          store.clock,
+          new ResponseTimes(CONFIG),
+          store.metrics,
+          true);
+  private final RetryingCalls client =
+      new RetryingCalls(
+          new HedgingObjectClient(
+              new LimitingObjectClient(
+                  store.faults, CONFIG, store.clock, store.clock, store.metrics),
+              context),
+          context);
 
   @AfterEach
   void close() {

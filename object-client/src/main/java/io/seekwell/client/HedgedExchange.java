@@ -5,98 +5,91 @@ import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.object.ErrorKind;
 import io.seekwell.common.object.ObjectStoreException;
 import io.seekwell.common.object.RequestOptions;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One request until it has an answer: its attempts, retries, hedges and tied copy ({@link
- * HedgingRetryingObjectClient} sends each through one).
+ * One try of a call until it has an answer: its first attempt, the copies hedged at the hedge
+ * deadline and its tied copy ({@link HedgingObjectClient} sends each try through one). The first
+ * answer wins; the try fails with the last error once every attempt failed or was given up for want
+ * of headers, and at once with an error that is not retried. Whether the call is tried again is the
+ * retrier's decision ({@link RetryingCalls}), which shares the call's {@link CallTries}.
  *
- * <p>Design notes (thread-safety): the call's lock ({@code synchronized (this)}) guards {@code
- * inFlight}, the counts of tries and hedges and whether the call is tied (what it guards of the
- * call's {@link TiedPair} is in that class's notes); nothing is logged or scheduled under it, and
- * the result is completed outside it. Its methods run on the caller's thread (the first attempt),
- * the scheduler's (retries, hedges, timeouts), the HTTP client's (answers), and whichever thread
- * gives a place back: that thread drains the place's waiters and runs {@link #send} for each
- * attempt it lets go (a reader closing a body, an answer on the HTTP client's thread, or the stall
- * watchdog's sweep on the scheduler's thread).
+ * <p>Design notes (thread-safety): the exchange's lock ({@code synchronized (this)}) guards {@code
+ * inFlight} and whether it has failed (what it guards of the exchange's {@link TiedPair} is in that
+ * class's notes); the call's counts are in its {@link CallTries}, under that object's lock. Nothing
+ * is logged, scheduled or sent under the exchange's lock, and the result is completed outside it.
+ * Its methods run on the caller's thread or the scheduler's (the first attempt; hedges, timeouts),
+ * the HTTP client's (answers), and whichever thread sends an attempt that waited for a place
+ * ({@link #sent}, from the {@link LimitingObjectClient} below: a reader closing a body, an answer
+ * on the HTTP client's thread, or the stall watchdog's sweep on the scheduler's thread).
  */
-final class Call<T> {
+final class HedgedExchange<T> {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Call.class);
+  private static final Logger LOG = LoggerFactory.getLogger(HedgedExchange.class);
 
   private final String what;
-  private final String bucket;
   private final RequestOptions options;
   private final boolean small;
   private final Exchange<T> exchange;
   private final CallContext context;
+  private final CallTries tries;
   private final CompletableFuture<T> result = new CompletableFuture<>();
   private final List<Attempt<T>> inFlight = new ArrayList<>();
-  private final long startNanos;
-  private int attempts;
-  private int hedges;
-  private int numbered;
-  private boolean tied;
   private final TiedPair<T> pair;
+  private boolean failed;
 
-  /** A call {@code what} (method, object, range) to {@code bucket}, tied if {@code small}. */
-  Call(
-      String what,
-      String bucket,
+  /**
+   * A try of the call {@code tries} that sends {@code exchange} with {@code options}, tied if
+   * {@code small}.
+   */
+  HedgedExchange(
+      Exchange<T> exchange,
       RequestOptions options,
       boolean small,
-      Exchange<T> exchange,
-      CallContext context) {
-    this.what = what;
-    this.bucket = bucket;
+      CallContext context,
+      CallTries tries) {
+    this.what = exchange.what();
     this.options = options;
     this.small = small;
     this.exchange = exchange;
     this.context = context;
-    this.startNanos = context.ticker().nanos();
+    this.tries = tries;
     this.pair = new TiedPair<>(what, options, context);
   }
 
   CompletableFuture<T> start() {
     result.whenComplete(
         (value, failure) -> {
-          if (failure != null || !isTied()) {
+          if (failure != null || !tries.tied()) {
             cancelAttemptsExcept(null);
           }
         });
-    boolean tie = small && context.configuration().hedgeMaxCopies() > 0 && context.times().tying();
-    synchronized (this) {
-      tied = tie;
+    boolean first = tries.tries() == 1;
+    boolean tie =
+        first && small && context.configuration().hedgeMaxCopies() > 0 && context.times().tying();
+    if (tie) {
+      tries.tie();
     }
-    Attempt<T> first = sendAttempt(Attempt.Kind.TRY, "");
-    if (tie && first != null && first.isSent() && !first.isAnswered()) {
+    Attempt<T> attempt = sendAttempt(Attempt.Kind.TRY, first ? "" : " as a retry");
+    if (tie && attempt != null && attempt.isSent() && !attempt.isAnswered()) {
       context.counter().count(Metric.HEDGED_GETS, options);
-      sendAttempt(Attempt.Kind.TIED, " as a tied request with " + first + ", connections stalling");
+      sendAttempt(
+          Attempt.Kind.TIED, " as a tied request with " + attempt + ", connections stalling");
     }
     return result;
   }
 
-  private synchronized boolean isTied() {
-    return tied;
-  }
-
-  private synchronized int hedgesSent() {
-    return hedges;
-  }
-
   /**
-   * Starts an attempt of {@code kind}, sent {@code why} (logged when it is sent): it is sent when
-   * it has its places, and fails the call if none comes before the call's deadline. Null if the
-   * call has its answer.
+   * Starts an attempt of {@code kind}, sent {@code why} (logged when it is sent): the client below
+   * sends it when it has its places, and fails it if none comes before the call's deadline. Null if
+   * the exchange has its answer.
    */
   private Attempt<T> sendAttempt(Attempt.Kind kind, String why) {
     Attempt<T> attempt;
@@ -104,51 +97,38 @@ final class Call<T> {
       if (result.isDone()) {
         return null;
       }
-      if (kind == Attempt.Kind.HEDGE) {
-        hedges++;
-      } else if (kind == Attempt.Kind.TRY) {
-        attempts++;
-      }
       attempt =
           new Attempt<>(
               kind,
-              ++numbered,
+              tries.nextNumber(),
               why,
-              context.times().headersTimeoutNanos(attempts),
+              context.times().headersTimeoutNanos(tries.tries()),
+              tries.deadlineNanos(),
               context.freesConnectionOnCancel(),
-              exchange.discard());
+              context.ticker(),
+              this::sent);
       inFlight.add(attempt);
     }
+    if (kind == Attempt.Kind.HEDGE) {
+      tries.hedged();
+    }
     context.budget().earn();
-    long deadlineNanos = startNanos + context.policy().deadline().toNanos();
-    context
-        .places()
-        .admit(attempt, what, bucket, options.prefetch(), deadlineNanos, context)
-        .whenComplete(
-            (held, failure) -> {
-              if (failure == null) {
-                send(attempt, held);
-              } else if (!(failure instanceof CancellationException)) {
-                answered(attempt, null, failure);
-              }
-            });
+    CompletableFuture<T> request =
+        exchange
+            .send()
+            .apply(
+                options
+                    .withHeadersTimeout(Duration.ofNanos(attempt.timeoutNanos()))
+                    .withAttempt(attempt));
+    attempt.requested(request);
+    request.whenComplete((value, failure) -> answered(attempt, value, failure));
     return attempt;
   }
 
-  /** Sends {@code attempt} with its places, and plans its headers timeout and hedge deadline. */
-  private void send(Attempt<T> attempt, RequestPlaces.Held held) {
-    Duration timeout = Duration.ofNanos(attempt.timeoutNanos());
-    boolean sent =
-        attempt.send(
-            what,
-            held,
-            context.ticker(),
-            () -> exchange.send().apply(options.withHeadersTimeout(timeout)),
-            exchange.holdConnection(),
-            (value, failure) -> answered(attempt, value, failure),
-            () -> context.places().logLimitCut(what, attempt, bucket));
-    if (!sent) {
-      return;
+  /** {@code attempt} is being sent: its headers timeout and hedge deadline count from now. */
+  private void sent(Attempt<T> attempt) {
+    if (!attempt.why().isEmpty()) {
+      LOG.debug("{}: {} sent{}", what, attempt, attempt.why());
     }
     context.schedule(
         () -> timeOut(attempt), attempt.timeoutNanos(), what, attempt, "the headers timeout");
@@ -197,7 +177,7 @@ final class Call<T> {
     synchronized (this) {
       if (result.isDone()
           || inFlight.isEmpty()
-          || pastDeadline(0)
+          || context.policy().isPastDeadline(context.ticker().nanos() - tries.startNanos(), 0)
           || !inFlight.stream().allMatch(Attempt::isSent)) {
         // An attempt waiting for a place is sent with its own hedge deadline.
         return;
@@ -260,12 +240,9 @@ final class Call<T> {
       settleTie(attempt, true);
       if (wasInFlight && !(failure instanceof CancellationException)) {
         Throwable cause = Futures.unwrap(failure);
-        if (cause instanceof Error error) {
-          // Not the store's failure (out of memory, a class that did not load): not retried.
-          notRetried(attempt, error);
-        } else {
-          failed(attempt, Futures.asIoException(cause), othersInFlight);
-        }
+        // An Error is not the store's failure (out of memory, a class that did not load).
+        failed(
+            attempt, cause instanceof Error ? cause : Futures.asIoException(cause), othersInFlight);
       }
     }
   }
@@ -276,23 +253,24 @@ final class Call<T> {
    */
   private void won(Attempt<T> winner) {
     Attempt<T> partner = null;
+    boolean tied = tries.tied();
     synchronized (this) {
       if (tied) {
         partner = pair.awaitPartnerOf(winner, inFlight);
       }
     }
-    if (isTied()) {
+    if (tied) {
       cancelAttemptsExcept(partner);
     }
-    if (LOG.isDebugEnabled()
-        && (winner.kind() != Attempt.Kind.TRY || hedgesSent() > 0 || isTied())) {
+    int hedges = tries.hedges();
+    if (LOG.isDebugEnabled() && (winner.kind() != Attempt.Kind.TRY || hedges > 0 || tied)) {
       LOG.debug(
           "{}: {} answered after {} ms{}, {}",
           what,
           winner,
-          (context.ticker().nanos() - startNanos) / 1_000_000,
+          (context.ticker().nanos() - tries.startNanos()) / 1_000_000,
           winner.kind() == Attempt.Kind.HEDGE ? ": the hedge won" : "",
-          tried());
+          tries.tried());
     }
     if (partner != null) {
       Attempt<T> late = partner;
@@ -307,12 +285,10 @@ final class Call<T> {
       return;
     }
     // In a tied call, a hedge was sent only if both halves of the pair waited past the deadline.
-    context
-        .times()
-        .recordAnswer(winner.kind() == Attempt.Kind.HEDGE || (isTied() && hedgesSent() > 0));
+    context.times().recordAnswer(winner.kind() == Attempt.Kind.HEDGE || (tied && hedges > 0));
     if (winner.kind() == Attempt.Kind.HEDGE) {
       context.counter().count(Metric.HEDGES_WON, options);
-      context.budget().hedgeWon(hedgesSent());
+      context.budget().hedgeWon(hedges);
     }
   }
 
@@ -327,62 +303,24 @@ final class Call<T> {
     pair.settled(partner, stalled);
   }
 
-  /** An attempt failed: fail the call, wait for the other attempts, or retry. */
-  private void failed(Attempt<T> attempt, IOException error, boolean othersInFlight) {
-    if (!ErrorKind.isRetryable(error)) {
-      notRetried(attempt, error);
-    } else if (!othersInFlight && !result.isDone()) {
-      retryAfter(attempt, error);
-    }
-  }
-
-  /** An attempt failed with {@code error}, which fails the call. */
-  private void notRetried(Attempt<T> attempt, Throwable error) {
-    if (result.isDone()) {
+  /**
+   * {@code attempt} failed with {@code error}: the exchange fails with it if it is not retried (an
+   * {@link Error} never is) or if no other attempt was in flight when it failed; otherwise it waits
+   * for those.
+   */
+  private void failed(Attempt<T> attempt, Throwable error, boolean othersInFlight) {
+    boolean retryable = !(error instanceof Error) && ErrorKind.isRetryable(error);
+    if (retryable && othersInFlight) {
       return;
     }
-    LOG.debug("{}: {} failed ({}), not retried: {}", what, attempt, ErrorKind.of(error), error);
-    result.completeExceptionally(error);
-  }
-
-  private void retryAfter(Attempt<T> attempt, IOException error) {
-    int made;
     synchronized (this) {
-      made = attempts;
+      if (failed || result.isDone()) {
+        return;
+      }
+      failed = true;
     }
-    long delayNanos = context.policy().delayBefore(made, error).toNanos();
-    if (made >= context.policy().maxAttempts() || pastDeadline(delayNanos)) {
-      giveUp(attempt, error, tried());
-      return;
-    }
-    LOG.debug(
-        "{}: {} failed ({}), retried in {} ms after {}: {}",
-        what,
-        attempt,
-        ErrorKind.of(error),
-        delayNanos / 1_000_000,
-        tried(),
-        error);
-    context.counter().count(Metric.RETRIES, options);
-    try {
-      context.scheduler().schedule(() -> sendAttempt(Attempt.Kind.TRY, " as a retry"), delayNanos);
-    } catch (RejectedExecutionException closed) {
-      giveUp(attempt, error, tried() + "; the client closed");
-    }
-  }
-
-  private void giveUp(Attempt<T> attempt, IOException error, String tried) {
-    LOG.debug(
-        "{}: gave up after {} ({}, {}): {}", what, tried, attempt, ErrorKind.of(error), error);
-    result.completeExceptionally(RetryPolicy.exhausted(error, tried));
-  }
-
-  private boolean pastDeadline(long delayNanos) {
-    return context.policy().isPastDeadline(context.ticker().nanos() - startNanos, delayNanos);
-  }
-
-  private synchronized String tried() {
-    return RetryPolicy.tried(attempts, tied, hedges);
+    tries.failed(attempt);
+    result.completeExceptionally(error);
   }
 
   private void cancelAttemptsExcept(Attempt<T> spared) {

@@ -1,0 +1,147 @@
+package io.seekwell.client;
+
+import io.seekwell.common.object.RequestAttempt;
+import io.seekwell.common.object.RequestOptions;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
+
+/**
+ * One request of a {@link LimitingObjectClient}: it waits for its places ({@link RequestPlaces}),
+ * is sent, holds its bucket place until it is answered and its connection place until its
+ * connection is free again.
+ *
+ * <p>Design notes (thread-safety): {@code waiting} and {@code sent} are volatile, as the threads
+ * that wait, send and cancel (a caller's, the scheduler's, the HTTP client's, whichever gives a
+ * place back) read what the others wrote; {@code waiting} is written once per wait (the bucket's,
+ * then the connection's), {@code sent} once. Whether the request was given up is the state of
+ * {@code answer}, cancelled from any thread. Correctness rests on two write-then-read pairs: a
+ * cancel completes {@code answer} and then reads {@code waiting} and {@code sent}, while a wait
+ * writes {@code waiting} and a send writes {@code sent}, and each then reads {@code answer}. Of two
+ * such threads at least one sees the other's write, so a wait begun or a request sent while the
+ * request is given up is always given up, by one of them or by both (twice is harmless).
+ */
+final class LimitedRequest<T> {
+
+  private final String what;
+  private final String bucket;
+  private final RequestOptions options;
+  private final RequestAttempt attempt;
+  private final Exchange<T> exchange;
+  private final BiFunction<T, Runnable, T> holdConnection;
+  private final boolean freesConnectionOnCancel;
+  private final CompletableFuture<T> answer = new CompletableFuture<>();
+  private volatile CompletableFuture<?> waiting;
+  private volatile CompletableFuture<T> sent;
+
+  /**
+   * The request {@code exchange} to {@code bucket} with {@code options}, the attempt {@code
+   * attempt} of its call; {@code holdConnection} makes an answer free its connection place when
+   * done with; {@code freesConnectionOnCancel} if cancelling a sent request ends it at once.
+   */
+  LimitedRequest(
+      Exchange<T> exchange,
+      String bucket,
+      RequestOptions options,
+      RequestAttempt attempt,
+      BiFunction<T, Runnable, T> holdConnection,
+      boolean freesConnectionOnCancel) {
+    this.what = exchange.what();
+    this.bucket = bucket;
+    this.options = options;
+    this.attempt = attempt;
+    this.exchange = exchange;
+    this.holdConnection = holdConnection;
+    this.freesConnectionOnCancel = freesConnectionOnCancel;
+  }
+
+  /** Waits for the places in {@code places}, then sends; the answer, or why there is none. */
+  CompletableFuture<T> start(RequestPlaces places) {
+    answer.whenComplete(
+        (value, failure) -> {
+          if (failure instanceof CancellationException) {
+            givenUp();
+          }
+        });
+    places
+        .admit(
+            what,
+            attempt.name(),
+            bucket,
+            options.prefetch(),
+            attempt.deadlineNanos(),
+            this::waitsFor)
+        .whenComplete(
+            (held, failure) -> {
+              if (failure == null) {
+                send(held, places);
+              } else {
+                answer.completeExceptionally(failure);
+              }
+            });
+    return answer;
+  }
+
+  private void waitsFor(CompletableFuture<?> place) {
+    waiting = place;
+    if (answer.isCancelled()) {
+      place.cancel(true); // given up before its wait was known: give the wait up now
+    }
+  }
+
+  /**
+   * The request was given up: its wait ends, and a sent request is cancelled if that frees its
+   * connection. A request to a client whose calls block is left to end by itself, holding its
+   * places until then; its answer is discarded when it comes.
+   */
+  private void givenUp() {
+    CompletableFuture<?> place = waiting;
+    if (place != null) {
+      place.cancel(true);
+    }
+    CompletableFuture<T> request = sent;
+    if (request != null && freesConnectionOnCancel) {
+      request.cancel(true);
+    }
+  }
+
+  /**
+   * Sends it with {@code held}, unless it was given up while it waited (then they are given back at
+   * once). A throttled answer that cuts the bucket's limit is logged.
+   */
+  private void send(RequestPlaces.Held held, RequestPlaces places) {
+    Runnable freeConnection = () -> held.connection().release(ConcurrencyLimit.Outcome.OTHER);
+    if (answer.isDone()) {
+      held.bucket().release(ConcurrencyLimit.Outcome.OTHER);
+      freeConnection.run();
+      return;
+    }
+    attempt.sent();
+    CompletableFuture<T> request;
+    try {
+      request = exchange.send().apply(options);
+    } catch (RuntimeException | Error e) {
+      // Answered as a failure, so that the places are given back: the layers above classify it.
+      request = CompletableFuture.failedFuture(e);
+    }
+    sent = request;
+    if (answer.isCancelled()) {
+      givenUp(); // given up while it was being sent
+    }
+    request.whenComplete(
+        (value, failure) -> {
+          if (held.bucket().release(ConcurrencyLimit.Outcome.of(failure))) {
+            places.logLimitCut(what, attempt.name(), bucket);
+          }
+          if (failure != null) {
+            freeConnection.run();
+            answer.completeExceptionally(failure);
+            return;
+          }
+          T holding = holdConnection.apply(value, freeConnection);
+          if (!answer.complete(holding)) {
+            exchange.discard().accept(holding);
+          }
+        });
+  }
+}
