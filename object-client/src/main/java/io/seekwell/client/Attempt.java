@@ -4,6 +4,7 @@ import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.object.ObjectStoreException;
 import io.seekwell.common.object.RequestAttempt;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -11,16 +12,19 @@ import java.util.function.Consumer;
  * LimitingObjectClient}), which tells it when it is sent ({@link #sent}), and is given up if its
  * headers have not come {@link #timeoutNanos} after that.
  *
- * <p>Design notes (thread-safety): its fields are volatile, as the exchange's threads (a caller's,
- * the scheduler's, the HTTP client's, the one that gives a place back and sends it) read what the
- * others wrote; the other fields are final. {@code sentNanos} and then {@code sent} are written
- * once, when it is sent, {@code future} once, when it is requested, and {@code cancelled} at any
- * step, from any thread. Correctness rests on a volatile write-then-read pair: {@link #cancel}
- * writes {@code cancelled} and then reads {@code future}, while {@link #requested} writes {@code
- * future} and then reads {@code cancelled}, so a request made while the attempt is cancelled is
- * always given up, by one of them or by both (twice is harmless). Whether a sent request is left to
- * end by itself is read from {@code sent}: a cancel that races the send cancels the request as one
- * still waiting, which the limiting client below handles either way.
+ * <p>Design notes (thread-safety): its mutable fields are volatile or atomic, as the exchange's
+ * threads (a caller's, the scheduler's, the HTTP client's, the one that gives a place back and
+ * sends it) read what the others wrote; the other fields are final. {@code sentNanos} is set once,
+ * by a compare-and-set from {@link #UNSENT} when it is sent (so a second call changes nothing);
+ * {@code future} is written once, when it is requested, and {@code cancelled} at any step, from any
+ * thread. Correctness rests on two volatile write-then-read pairs. {@link #cancel} writes {@code
+ * cancelled} and then reads {@code future}, while {@link #requested} writes {@code future} and then
+ * reads {@code cancelled}, so a request made while the attempt is cancelled is always given up, by
+ * one of them or by both (twice is harmless). {@link #sent} sets {@code sentNanos} and then reads
+ * {@code cancelled}, while a cancel writes {@code cancelled} and then reads {@code sentNanos}: so
+ * an attempt cancelled before it is sent is never sent (the client below gives its places back
+ * instead), and one cancelled while it is being sent is cancelled as a request still waiting, which
+ * the limiting client below handles either way.
  */
 final class Attempt<T> implements RequestAttempt {
 
@@ -34,6 +38,9 @@ final class Attempt<T> implements RequestAttempt {
     HEDGE
   }
 
+  /** The {@code sentNanos} of an attempt not sent (a ticker's time may be negative). */
+  private static final long UNSENT = Long.MIN_VALUE;
+
   private final Kind kind;
   private final int number;
   private final String why;
@@ -42,8 +49,7 @@ final class Attempt<T> implements RequestAttempt {
   private final boolean freesConnectionOnCancel;
   private final Ticker ticker;
   private final Consumer<Attempt<T>> whenSent;
-  private volatile long sentNanos;
-  private volatile boolean sent;
+  private final AtomicLong sentNanos = new AtomicLong(UNSENT);
   private volatile CompletableFuture<T> future;
   private volatile boolean cancelled;
 
@@ -97,25 +103,37 @@ final class Attempt<T> implements RequestAttempt {
   }
 
   long sentNanos() {
-    return sentNanos;
+    return sentNanos.get();
   }
 
+  /** Whether it was sent and not cancelled. */
   boolean isSent() {
-    return sent;
+    return sentNanos.get() != UNSENT && !cancelled;
   }
 
   /** Whether it was sent and has its answer. */
   boolean isAnswered() {
     CompletableFuture<T> requested = future;
-    return sent && requested != null && requested.isDone();
+    return isSent() && requested != null && requested.isDone();
   }
 
-  /** It is being sent: its headers timeout and hedge deadline count from now. */
+  /**
+   * It is being sent, unless it was cancelled: its headers timeout and hedge deadline count from
+   * the first call; a later one changes nothing.
+   */
   @Override
-  public void sent() {
-    sentNanos = ticker.nanos();
-    sent = true;
+  public boolean sent() {
+    if (cancelled) {
+      return false;
+    }
+    if (!sentNanos.compareAndSet(UNSENT, ticker.nanos())) {
+      return !cancelled;
+    }
+    if (cancelled) {
+      return false; // cancelled as it was being sent: not sent, whatever the cancel saw
+    }
     whenSent.accept(this);
+    return true;
   }
 
   /** Its request is {@code request}; if it was cancelled before, the request is given up now. */
@@ -134,7 +152,7 @@ final class Attempt<T> implements RequestAttempt {
   void cancel() {
     cancelled = true;
     CompletableFuture<T> requested = future;
-    if (requested != null && (!sent || freesConnectionOnCancel)) {
+    if (requested != null && (sentNanos.get() == UNSENT || freesConnectionOnCancel)) {
       requested.cancel(true);
     }
   }

@@ -8,9 +8,6 @@ import io.seekwell.common.metrics.Metrics;
  * What the calls of one layer's {@link RetryingCalls} and {@link HedgingObjectClient} share: their
  * settings, time, timer, response-time statistics, hedge budget and counters. Immutable; each part
  * is thread-safe on its own.
- *
- * @param freesConnectionOnCancel whether the wrapped client frees a connection when a request is
- *     cancelled ({@link io.seekwell.common.object.ObjectClient#freesConnectionOnCancel()})
  */
 record CallContext(
     ObjectClientConfiguration configuration,
@@ -19,8 +16,7 @@ record CallContext(
     Ticker ticker,
     ResponseTimes times,
     HedgeBudget budget,
-    RequestCounter counter,
-    boolean freesConnectionOnCancel) {
+    RequestCounter counter) {
 
   /**
    * The context of a client whose calls follow {@code policy} (and its configuration) and {@code
@@ -31,8 +27,7 @@ record CallContext(
       Scheduler scheduler,
       Ticker ticker,
       ResponseTimes times,
-      Metrics metrics,
-      boolean freesConnectionOnCancel) {
+      Metrics metrics) {
     ObjectClientConfiguration configuration = policy.configuration();
     return new CallContext(
         configuration,
@@ -41,8 +36,7 @@ record CallContext(
         ticker,
         times,
         new HedgeBudget(configuration.hedgeBudget()),
-        new RequestCounter(metrics),
-        freesConnectionOnCancel);
+        new RequestCounter(metrics));
   }
 
   /**

@@ -119,8 +119,19 @@ final class CallTries implements RequestAttempt {
     return "try " + tries;
   }
 
+  /**
+   * A request of the call's latest try is sent: always allowed, as a try given up is cancelled
+   * below, not here. Carried by each try, it hears once per try sent straight through a limiting
+   * client (with no hedger between), and needs no word of it: each attempt below a hedger is asked
+   * for itself.
+   */
   @Override
-  public void sent() {
-    // The retrier needs no word of it: each attempt below is told when it is sent.
+  public boolean sent() {
+    return true;
+  }
+
+  @Override
+  public String toString() {
+    return name();
   }
 }

@@ -22,6 +22,18 @@ import java.util.function.Function;
 record Exchange<T>(
     String what, Function<RequestOptions, CompletableFuture<T>> send, Consumer<T> discard) {
 
+  /**
+   * Sends the request with {@code options}: its answer, failed with what the client below threw if
+   * it threw instead of answering (the layers above classify it, as they do any failure).
+   */
+  CompletableFuture<T> sendWith(RequestOptions options) {
+    try {
+      return send.apply(options);
+    } catch (RuntimeException | Error e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
   /** {@code request}, sent through {@code delegate}. */
   static Exchange<ObjectMetadata> head(ObjectClient delegate, HeadRequest request) {
     return new Exchange<>(

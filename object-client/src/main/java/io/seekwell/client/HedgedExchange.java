@@ -23,12 +23,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Design notes (thread-safety): the exchange's lock ({@code synchronized (this)}) guards {@code
  * inFlight} and whether it has failed (what it guards of the exchange's {@link TiedPair} is in that
- * class's notes); the call's counts are in its {@link CallTries}, under that object's lock. Nothing
- * is logged, scheduled or sent under the exchange's lock, and the result is completed outside it.
- * Its methods run on the caller's thread or the scheduler's (the first attempt; hedges, timeouts),
- * the HTTP client's (answers), and whichever thread sends an attempt that waited for a place
- * ({@link #sent}, from the {@link LimitingObjectClient} below: a reader closing a body, an answer
- * on the HTTP client's thread, or the stall watchdog's sweep on the scheduler's thread).
+ * class's notes); the call's counts are in its {@link CallTries}, under that object's lock, which
+ * is taken inside the exchange's to count a hedge as it is added (so an answer never reads one
+ * hedge too few). Nothing is logged, scheduled or sent under the exchange's lock, and the result is
+ * completed outside it. Its methods run on the caller's thread or the scheduler's (the first
+ * attempt; hedges, timeouts), the HTTP client's (answers), and whichever thread sends an attempt
+ * that waited for a place ({@link #sent}, from the {@link LimitingObjectClient} below: a reader
+ * closing a body, an answer on the HTTP client's thread, or the stall watchdog's sweep on the
+ * scheduler's thread).
  */
 final class HedgedExchange<T> {
 
@@ -40,6 +42,7 @@ final class HedgedExchange<T> {
   private final Exchange<T> exchange;
   private final CallContext context;
   private final CallTries tries;
+  private final boolean freesConnectionOnCancel;
   private final CompletableFuture<T> result = new CompletableFuture<>();
   private final List<Attempt<T>> inFlight = new ArrayList<>();
   private final TiedPair<T> pair;
@@ -47,20 +50,23 @@ final class HedgedExchange<T> {
 
   /**
    * A try of the call {@code tries} that sends {@code exchange} with {@code options}, tied if
-   * {@code small}.
+   * {@code small}, through a client that ends a sent request when it is cancelled if {@code
+   * freesConnectionOnCancel}.
    */
   HedgedExchange(
       Exchange<T> exchange,
       RequestOptions options,
       boolean small,
       CallContext context,
-      CallTries tries) {
+      CallTries tries,
+      boolean freesConnectionOnCancel) {
     this.what = exchange.what();
     this.options = options;
     this.small = small;
     this.exchange = exchange;
     this.context = context;
     this.tries = tries;
+    this.freesConnectionOnCancel = freesConnectionOnCancel;
     this.pair = new TiedPair<>(what, options, context);
   }
 
@@ -94,7 +100,7 @@ final class HedgedExchange<T> {
   private Attempt<T> sendAttempt(Attempt.Kind kind, String why) {
     Attempt<T> attempt;
     synchronized (this) {
-      if (result.isDone()) {
+      if (failed || result.isDone()) {
         return null;
       }
       attempt =
@@ -104,22 +110,20 @@ final class HedgedExchange<T> {
               why,
               context.times().headersTimeoutNanos(tries.tries()),
               tries.deadlineNanos(),
-              context.freesConnectionOnCancel(),
+              freesConnectionOnCancel,
               context.ticker(),
               this::sent);
       inFlight.add(attempt);
-    }
-    if (kind == Attempt.Kind.HEDGE) {
-      tries.hedged();
+      if (kind == Attempt.Kind.HEDGE) {
+        tries.hedged(); // counted before any answer can read the count
+      }
     }
     context.budget().earn();
     CompletableFuture<T> request =
-        exchange
-            .send()
-            .apply(
-                options
-                    .withHeadersTimeout(Duration.ofNanos(attempt.timeoutNanos()))
-                    .withAttempt(attempt));
+        exchange.sendWith(
+            options
+                .withHeadersTimeout(Duration.ofNanos(attempt.timeoutNanos()))
+                .withAttempt(attempt));
     attempt.requested(request);
     request.whenComplete((value, failure) -> answered(attempt, value, failure));
     return attempt;

@@ -28,10 +28,12 @@ final class HedgingObjectClient implements ObjectClient {
 
   private final ObjectClient delegate;
   private final CallContext context;
+  private final boolean freesConnectionOnCancel;
 
   HedgingObjectClient(ObjectClient delegate, CallContext context) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.context = Objects.requireNonNull(context, "context");
+    this.freesConnectionOnCancel = delegate.freesConnectionOnCancel();
   }
 
   @Override
@@ -41,7 +43,8 @@ final class HedgingObjectClient implements ObjectClient {
             request.options(),
             true,
             context,
-            CallTries.of(request.options(), context.ticker(), context.policy()))
+            CallTries.of(request.options(), context.ticker(), context.policy()),
+            freesConnectionOnCancel)
         .start();
   }
 
@@ -52,13 +55,14 @@ final class HedgingObjectClient implements ObjectClient {
             request.options(),
             request.range().length() <= TIED_MAX_BYTES,
             context,
-            CallTries.of(request.options(), context.ticker(), context.policy()))
+            CallTries.of(request.options(), context.ticker(), context.policy()),
+            freesConnectionOnCancel)
         .start();
   }
 
   @Override
   public boolean freesConnectionOnCancel() {
-    return delegate.freesConnectionOnCancel();
+    return freesConnectionOnCancel;
   }
 
   @Override

@@ -5,6 +5,8 @@ import io.seekwell.common.object.RequestOptions;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One request of a {@link LimitingObjectClient}: it waits for its places ({@link RequestPlaces}),
@@ -19,9 +21,13 @@ import java.util.function.BiFunction;
  * cancel completes {@code answer} and then reads {@code waiting} and {@code sent}, while a wait
  * writes {@code waiting} and a send writes {@code sent}, and each then reads {@code answer}. Of two
  * such threads at least one sees the other's write, so a wait begun or a request sent while the
- * request is given up is always given up, by one of them or by both (twice is harmless).
+ * request is given up is always given up, by one of them or by both (twice is harmless). Just
+ * before it sends, the sending thread asks the attempt whether it may ({@link
+ * RequestAttempt#sent}); one given up meanwhile (its own state, see {@link Attempt}) is not sent.
  */
 final class LimitedRequest<T> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LimitedRequest.class);
 
   private final String what;
   private final String bucket;
@@ -82,6 +88,24 @@ final class LimitedRequest<T> {
     return answer;
   }
 
+  /**
+   * Whether its attempt may still be sent; if asking throws, the request is answered with that
+   * failure (the layers above classify it) and is not sent.
+   */
+  private boolean attemptSent() {
+    boolean send;
+    try {
+      send = attempt.sent();
+    } catch (RuntimeException | Error e) {
+      answer.completeExceptionally(e);
+      return false;
+    }
+    if (!send) {
+      LOG.debug("{}: {} given up before it was sent, not sent", what, attempt.name());
+    }
+    return send;
+  }
+
   private void waitsFor(CompletableFuture<?> place) {
     waiting = place;
     if (answer.isCancelled()) {
@@ -106,24 +130,19 @@ final class LimitedRequest<T> {
   }
 
   /**
-   * Sends it with {@code held}, unless it was given up while it waited (then they are given back at
-   * once). A throttled answer that cuts the bucket's limit is logged.
+   * Sends it with {@code held}, without its attempt, unless it was given up while it waited or its
+   * attempt was (then they are given back at once, and a given-up attempt's answer is cancelled). A
+   * throttled answer that cuts the bucket's limit is logged.
    */
   private void send(RequestPlaces.Held held, RequestPlaces places) {
     Runnable freeConnection = () -> held.connection().release(ConcurrencyLimit.Outcome.OTHER);
-    if (answer.isDone()) {
+    if (answer.isDone() || !attemptSent()) {
       held.bucket().release(ConcurrencyLimit.Outcome.OTHER);
       freeConnection.run();
+      answer.cancel(false);
       return;
     }
-    attempt.sent();
-    CompletableFuture<T> request;
-    try {
-      request = exchange.send().apply(options);
-    } catch (RuntimeException | Error e) {
-      // Answered as a failure, so that the places are given back: the layers above classify it.
-      request = CompletableFuture.failedFuture(e);
-    }
+    CompletableFuture<T> request = exchange.sendWith(options.withoutAttempt());
     sent = request;
     if (answer.isCancelled()) {
       givenUp(); // given up while it was being sent

@@ -22,8 +22,9 @@ import java.util.concurrent.CompletableFuture;
  * again: a HEAD's when it is answered, a GET's when its body is closed ({@link
  * ConnectionHeldStream}), a failed request's when it failed. The wait ends at the call's deadline
  * ({@link RequestAttempt#deadlineNanos()}; for a request that names no attempt, {@code
- * retry.deadline} from when it came); the attempt is told when it is sent ({@link
- * RequestAttempt#sent()}).
+ * retry.deadline} from when it came); the attempt is asked just before it is sent ({@link
+ * RequestAttempt#sent()}), and a request whose attempt was given up meanwhile is not sent. The
+ * wrapped client is sent the request without its attempt ({@link RequestOptions#withoutAttempt()}).
  *
  * <p>Cancelling a request's future gives up its wait, or the request itself if the wrapped client
  * frees its connection on cancel; a request to a client whose calls block is left to end by itself,
@@ -37,6 +38,7 @@ final class LimitingObjectClient implements ObjectClient {
   private final RequestPlaces places;
   private final Ticker ticker;
   private final Duration retryDeadline;
+  private final boolean freesConnectionOnCancel;
 
   /** Limits the requests of {@code delegate} as {@code configuration} says, counting in metrics. */
   LimitingObjectClient(
@@ -49,6 +51,7 @@ final class LimitingObjectClient implements ObjectClient {
     this.places = new RequestPlaces(configuration, scheduler, ticker, metrics);
     this.ticker = ticker;
     this.retryDeadline = configuration.retryDeadline();
+    this.freesConnectionOnCancel = delegate.freesConnectionOnCancel();
   }
 
   @Override
@@ -62,7 +65,7 @@ final class LimitingObjectClient implements ObjectClient {
               freeConnection.run();
               return metadata;
             },
-            delegate.freesConnectionOnCancel())
+            freesConnectionOnCancel)
         .start(places);
   }
 
@@ -78,7 +81,7 @@ final class LimitingObjectClient implements ObjectClient {
                     content.range(),
                     content.etag(),
                     new ConnectionHeldStream(content.stream(), freeConnection)),
-            delegate.freesConnectionOnCancel())
+            freesConnectionOnCancel)
         .start(places);
   }
 
@@ -95,8 +98,8 @@ final class LimitingObjectClient implements ObjectClient {
     }
 
     @Override
-    public void sent() {
-      // Nobody waits to hear it.
+    public boolean sent() {
+      return true; // nobody gives it up but its caller, by cancelling its future
     }
   }
 
@@ -107,7 +110,7 @@ final class LimitingObjectClient implements ObjectClient {
 
   @Override
   public boolean freesConnectionOnCancel() {
-    return delegate.freesConnectionOnCancel();
+    return freesConnectionOnCancel;
   }
 
   @Override

@@ -4,7 +4,6 @@ import io.seekwell.common.concurrent.Scheduler;
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectStoreException;
-import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -31,7 +30,6 @@ final class RequestPlaces {
   private final Map<String, ConcurrencyLimit> limits = new ConcurrentHashMap<>();
   private final ConcurrencyLimit connections;
   private final int concurrencyMax;
-  private final Duration retryDeadline;
   private final Scheduler scheduler;
   private final Ticker ticker;
   private final Metrics metrics;
@@ -42,7 +40,6 @@ final class RequestPlaces {
       Ticker ticker,
       Metrics metrics) {
     this.concurrencyMax = configuration.concurrencyMax();
-    this.retryDeadline = configuration.retryDeadline();
     this.scheduler = scheduler;
     this.ticker = ticker;
     this.metrics = metrics;
@@ -107,16 +104,12 @@ final class RequestPlaces {
                   attempt,
                   (ticker.nanos() - queued) / 1_000_000,
                   places));
-      long left = deadlineNanos - ticker.nanos();
+      long left = Math.max(0, deadlineNanos - ticker.nanos());
+      String why = " by its call's deadline, " + left / 1_000_000 + " ms after it began to wait";
       if (!Timers.schedule(
           scheduler,
-          () ->
-              place.completeExceptionally(
-                  notSent(
-                      what,
-                      " within the retry deadline of " + retryDeadline.toMillis() + " ms",
-                      places)),
-          Math.max(0, left),
+          () -> place.completeExceptionally(notSent(what, why, places)),
+          left,
           what,
           attempt,
           "the deadline of the wait for a place")) {

@@ -20,10 +20,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Design notes (thread-safety): {@code current}, the try in flight, is volatile: it is written
  * by the thread that sends a try (the caller's for the first, the scheduler's for a retry) and read
- * by whichever thread cancels the call. A try sent while the call is cancelled is always cancelled:
- * the sender writes {@code current} and then reads whether the result is done, while a cancel
- * completes the result and then reads {@code current}. The counts are in {@link CallTries}, under
- * its lock. A try's answer completes the result on the thread that answered it.
+ * by whichever thread fails or cancels the call. A try sent while the call fails (a caller's
+ * cancel, {@code orTimeout} or {@code completeExceptionally}, or a try's error) is always
+ * cancelled: the sender writes {@code current} and then reads whether the result failed, while the
+ * failure completes the result and then reads {@code current}. The counts are in {@link CallTries},
+ * under its lock. A try's answer completes the result on the thread that answered it.
  */
 final class RetriedCall<T> {
 
@@ -50,8 +51,10 @@ final class RetriedCall<T> {
   CompletableFuture<T> start() {
     result.whenComplete(
         (value, failure) -> {
+          // Failed by a try, or by the caller (a cancel, a timeout of its own): either way, the
+          // try in flight is not waited for.
           CompletableFuture<T> inFlight = current;
-          if (failure instanceof CancellationException && inFlight != null) {
+          if (failure != null && inFlight != null) {
             inFlight.cancel(true);
           }
         });
@@ -64,10 +67,10 @@ final class RetriedCall<T> {
       return;
     }
     tries.nextTry();
-    CompletableFuture<T> sent = exchange.send().apply(options.withAttempt(tries));
+    CompletableFuture<T> sent = exchange.sendWith(options.withAttempt(tries));
     current = sent;
-    if (result.isCancelled()) {
-      sent.cancel(true); // cancelled while it was being sent
+    if (result.isCompletedExceptionally()) {
+      sent.cancel(true); // failed or cancelled while it was being sent
     }
     sent.whenComplete(
         (value, failure) -> {

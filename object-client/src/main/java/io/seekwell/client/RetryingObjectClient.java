@@ -122,8 +122,7 @@ public final class RetryingObjectClient implements ObjectClient {
     Objects.requireNonNull(ticker, "ticker");
     this.limits =
         new LimitingObjectClient(delegate, policy.configuration(), scheduler, ticker, metrics);
-    CallContext context =
-        CallContext.of(policy, scheduler, ticker, times, metrics, limits.freesConnectionOnCancel());
+    CallContext context = CallContext.of(policy, scheduler, ticker, times, metrics);
     ObjectClient calls = new RetryingCalls(new HedgingObjectClient(limits, context), context);
     StallWatchdog watchdog = new StallWatchdog(scheduler, ticker, times, policy.configuration());
     this.layer =

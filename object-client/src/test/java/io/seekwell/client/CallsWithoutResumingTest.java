@@ -36,8 +36,7 @@ class CallsWithoutResumingTest {
           store.clock,
           store.clock,
           new ResponseTimes(CONFIG),
-          store.metrics,
-          true);
+          store.metrics);
   private final RetryingCalls client =
       new RetryingCalls(
           new HedgingObjectClient(
@@ -137,5 +136,38 @@ class CallsWithoutResumingTest {
     }
     assertEquals(1, store.faults.sentGets().size());
     assertEquals(0, store.metrics.get(Metric.RETRIES));
+  }
+
+  @Test
+  void aLateAnswerOfAnAbandonedBlockingCallIsClosedAndTheRetryAnswers() throws Exception {
+    ObjectClientConfiguration noHedges = CONFIG.toBuilder().hedgeMaxCopies(0).build();
+    ResponseTimes times = new ResponseTimes(noHedges);
+    CallContext blocking =
+        CallContext.of(new RetryPolicy(noHedges), store.clock, store.clock, times, store.metrics);
+    store.faults.thenHang();
+    try (RetryingCalls calls =
+        new RetryingCalls(
+            new HedgingObjectClient(
+                new LimitingObjectClient(
+                    new BlockingStyle(store.faults),
+                    noHedges,
+                    store.clock,
+                    store.clock,
+                    store.metrics),
+                blocking),
+            blocking)) {
+      CompletableFuture<ObjectContent> response = calls.getObject(store.all);
+      store.clock.advance(Duration.ofNanos(times.headersTimeoutNanos(1)));
+      CompletableFuture<ObjectContent> abandoned = store.faults.hungGets().get(0);
+      assertFalse(abandoned.isCancelled(), "a blocking call is left to end by itself");
+
+      store.clock.advance(noHedges.maxDelay());
+      assertArrayEquals(store.content, readAll(response));
+      assertEquals(2, store.faults.sentGets().size());
+      assertEquals(1, store.metrics.get(Metric.RETRIES));
+
+      abandoned.complete(store.store.getObject(store.all).get(10, TimeUnit.SECONDS));
+      assertEquals(0, store.store.openContents(), "the late answer was closed, not returned");
+    }
   }
 }

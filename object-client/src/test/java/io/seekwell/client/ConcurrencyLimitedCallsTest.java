@@ -238,7 +238,8 @@ class ConcurrencyLimitedCallsTest {
           failure
               .getMessage()
               .contains(
-                  "GET s3://bucket/key [100-199]: not sent within the retry deadline of 60000 ms"),
+                  "GET s3://bucket/key [100-199]: not sent by its call's deadline, 60000 ms after"
+                      + " it began to wait"),
           failure.getMessage());
       assertTrue(
           failure.getMessage().contains("bucket bucket: limit 1 of at most 1, 1 in flight"),

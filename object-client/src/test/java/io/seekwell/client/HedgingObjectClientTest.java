@@ -19,6 +19,8 @@ import io.seekwell.common.object.ObjectStoreException;
 import io.seekwell.common.object.RequestAttempt;
 import io.seekwell.common.object.RequestOptions;
 import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.SocketException;
 import java.time.Duration;
 import java.util.List;
@@ -50,8 +52,7 @@ class HedgingObjectClientTest {
   private HedgingObjectClient client(ObjectClientConfiguration config, boolean tellsSent) {
     return new HedgingObjectClient(
         new Below(store.faults, tellsSent),
-        CallContext.of(
-            new RetryPolicy(config), store.clock, store.clock, times, store.metrics, true));
+        CallContext.of(new RetryPolicy(config), store.clock, store.clock, times, store.metrics));
   }
 
   private HedgingObjectClient client() {
@@ -160,7 +161,7 @@ class HedgingObjectClientTest {
         new HedgingObjectClient(
             below,
             CallContext.of(
-                new RetryPolicy(CONFIG), store.clock, store.clock, times, store.metrics, true))) {
+                new RetryPolicy(CONFIG), store.clock, store.clock, times, store.metrics))) {
       CompletableFuture<ObjectContent> response = client.getObject(store.all);
       store.clock.advance(Duration.ofNanos(ResponseTimes.COLD_HEDGE_NANOS));
       response.get(10, TimeUnit.SECONDS).close();
@@ -206,8 +207,28 @@ class HedgingObjectClientTest {
     }
 
     @Override
+    public boolean freesConnectionOnCancel() {
+      return delegate.freesConnectionOnCancel();
+    }
+
+    @Override
     public void close() {
       delegate.close();
+    }
+  }
+
+  @Test
+  void aClientBelowThatThrowsFailsTheTryInsteadOfLeavingItInFlight() throws Exception {
+    store.faults.thenThrow(new UncheckedIOException(reset()));
+    try (HedgingObjectClient client = client()) {
+      CompletableFuture<ObjectContent> response = client.getObject(store.all);
+      assertTrue(response.isCompletedExceptionally(), "failed at once, not left waiting");
+      ExecutionException e = assertThrows(ExecutionException.class, response::get);
+      assertInstanceOf(IOException.class, e.getCause(), "a failure the retrier above classifies");
+
+      store.clock.advance(Duration.ofSeconds(10)); // past any hedge deadline or timeout
+      assertEquals(1, store.faults.sentGets().size());
+      assertEquals(0, store.metrics.get(Metric.HEDGED_GETS));
     }
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -63,9 +64,51 @@ class LimitingObjectClientTest {
   private record Named(String name, long deadlineNanos, AtomicInteger sends)
       implements RequestAttempt {
     @Override
-    public void sent() {
+    public boolean sent() {
       sends.incrementAndGet();
+      return true;
     }
+  }
+
+  /**
+   * An attempt given up while it waited, as a hedge cancelled when another attempt answered: asked
+   * whether it may be sent (counted in {@code asks}), it says no.
+   */
+  private record GivenUp(long deadlineNanos, AtomicInteger asks) implements RequestAttempt {
+    @Override
+    public String name() {
+      return "attempt 2 (HEDGE)";
+    }
+
+    @Override
+    public boolean sent() {
+      asks.incrementAndGet();
+      return false;
+    }
+  }
+
+  /** An attempt that throws when asked whether it may be sent. */
+  private record Throwing(long deadlineNanos, RuntimeException thrown) implements RequestAttempt {
+    @Override
+    public String name() {
+      return "attempt 1 (TRY)";
+    }
+
+    @Override
+    public boolean sent() {
+      throw thrown;
+    }
+  }
+
+  private GetRequest get(long start, long end, RequestAttempt attempt) {
+    return store
+        .all
+        .withRange(ByteRange.of(start, end))
+        .withOptions(RequestOptions.none().withAttempt(attempt));
+  }
+
+  private long inTenSeconds() {
+    return store.clock.nanos() + Duration.ofSeconds(10).toNanos();
   }
 
   private void assertBytes(long start, long end, CompletableFuture<ObjectContent> response)
@@ -101,11 +144,15 @@ class LimitingObjectClientTest {
   void aCancelledWaitIsNeverSent() throws Exception {
     store.faults.thenHang();
     AtomicInteger sent = new AtomicInteger();
-    try (LimitingObjectClient client = client(store.faults, ONE_CONNECTION)) {
+    try (LimitingObjectClient client = client(store.faults, ONE_CONNECTION);
+        CapturedLogs logs = new CapturedLogs()) {
       client.getObject(get(0, 99, "attempt 1 (TRY)", sent));
       client.getObject(get(100, 199, "attempt 1 (TRY)", sent)).cancel(true);
       CompletableFuture<ObjectContent> third =
           client.getObject(get(200, 299, "attempt 1 (TRY)", sent));
+      assertTrue(
+          logs.line("[200-299]: attempt 1 (TRY) waits").endsWith("1 in flight, 1 waiting)"),
+          "the cancelled wait left the queue at once: " + logs.debugLines());
 
       store.faults.hungGets().get(0).cancel(true); // the first gives its connection back
       assertBytes(200, 299, third);
@@ -127,7 +174,9 @@ class LimitingObjectClientTest {
       ExecutionException e = assertThrows(ExecutionException.class, late::get);
       ObjectStoreException notSent = assertInstanceOf(ObjectStoreException.class, e.getCause());
       assertTrue(
-          notSent.getMessage().contains("[100-199]: not sent within the retry deadline"),
+          notSent
+              .getMessage()
+              .contains("[100-199]: not sent by its call's deadline, 10000 ms after"),
           notSent::toString);
       assertFalse(notSent.isRetryable());
       assertEquals(1, store.faults.sentGets().size());
@@ -203,6 +252,55 @@ class LimitingObjectClientTest {
       assertInstanceOf(UncheckedIOException.class, e.getCause());
       assertBytes(100, 199, client.getObject(get(100, 199, "attempt 1 (TRY)", sent)));
       assertEquals(0, store.metrics.get(Metric.REQUESTS_QUEUED));
+    }
+  }
+
+  @Test
+  void anAttemptGivenUpWhileItWaitedIsNeverSentAndGivesItsPlacesBack() throws Exception {
+    store.faults.thenHang();
+    AtomicInteger sent = new AtomicInteger();
+    AtomicInteger asks = new AtomicInteger();
+    try (LimitingObjectClient client = client(new BlockingStyle(store.faults), ONE_CONNECTION);
+        CapturedLogs logs = new CapturedLogs()) {
+      client.getObject(get(0, 99, "attempt 1 (TRY)", sent));
+      CompletableFuture<ObjectContent> hedge =
+          client.getObject(get(100, 199, new GivenUp(inTenSeconds(), asks)));
+      CompletableFuture<ObjectContent> next =
+          client.getObject(get(200, 299, "attempt 1 (TRY)", sent));
+
+      store.faults.hungGets().get(0).completeExceptionally(new SocketException("reset"));
+      assertEquals(1, asks.get(), "asked once, when its place came");
+      assertTrue(hedge.isCancelled(), "answered as given up");
+      assertBytes(200, 299, next);
+      assertEquals(2, store.faults.sentGets().size(), "the given-up attempt was never sent");
+      assertTrue(
+          logs.line("given up before it was sent").contains("[100-199]: attempt 2 (HEDGE)"),
+          () -> logs.debugLines().toString());
+    }
+  }
+
+  @Test
+  void anAttemptThatThrowsWhenAskedFailsTheRequestUnsentAndGivesItsPlacesBack() throws Exception {
+    IllegalStateException thrown = new IllegalStateException("scripted");
+    AtomicInteger sent = new AtomicInteger();
+    try (LimitingObjectClient client = client(store.faults, ONE_CONNECTION)) {
+      CompletableFuture<ObjectContent> failed =
+          client.getObject(get(0, 99, new Throwing(inTenSeconds(), thrown)));
+      ExecutionException e = assertThrows(ExecutionException.class, failed::get);
+      assertSame(thrown, e.getCause());
+      assertBytes(100, 199, client.getObject(get(100, 199, "attempt 1 (TRY)", sent)));
+      assertEquals(1, store.faults.sentGets().size());
+      assertEquals(0, store.metrics.get(Metric.REQUESTS_QUEUED), "its connection was free");
+    }
+  }
+
+  @Test
+  void theWrappedClientIsSentTheRequestWithoutItsAttempt() throws Exception {
+    AtomicInteger sent = new AtomicInteger();
+    try (LimitingObjectClient client = client(store.faults, ONE_CONNECTION)) {
+      assertBytes(0, 99, client.getObject(get(0, 99, "attempt 1 (TRY)", sent)));
+      assertEquals(1, sent.get());
+      assertTrue(store.faults.sentGets().get(0).options().attempt().isEmpty());
     }
   }
 }

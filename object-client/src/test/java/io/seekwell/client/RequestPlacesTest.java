@@ -81,7 +81,8 @@ class RequestPlacesTest {
     ExecutionException e = assertThrows(ExecutionException.class, late::get);
     ObjectStoreException notSent = assertInstanceOf(ObjectStoreException.class, e.getCause());
     assertTrue(
-        notSent.getMessage().contains("not sent within the retry deadline"), notSent::toString);
+        notSent.getMessage().contains("not sent by its call's deadline, 10000 ms after it began"),
+        "the attempt's own deadline, not retry.deadline: " + notSent);
     assertFalse(ErrorKind.isRetryable(notSent));
     assertEquals(1, metrics.get(Metric.REQUESTS_QUEUED));
 

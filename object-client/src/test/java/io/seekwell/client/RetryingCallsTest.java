@@ -17,6 +17,7 @@ import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.common.object.ObjectStoreException;
 import io.seekwell.common.object.RequestAttempt;
 import java.io.FileNotFoundException;
+import java.io.UncheckedIOException;
 import java.net.SocketException;
 import java.time.Duration;
 import java.util.List;
@@ -24,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,8 +45,7 @@ class RetryingCallsTest {
           store.clock,
           store.clock,
           new ResponseTimes(CONFIG),
-          store.metrics,
-          true);
+          store.metrics);
 
   @AfterEach
   void close() {
@@ -173,6 +174,33 @@ class RetryingCallsTest {
     @Override
     public void close() {
       delegate.close();
+    }
+  }
+
+  @Test
+  void aTryThatThrowsInsteadOfAnsweringIsRetried() throws Exception {
+    store.faults.thenThrow(new UncheckedIOException(reset()));
+    try (RetryingCalls client = client(store.faults)) {
+      CompletableFuture<ObjectContent> response = client.getObject(store.all);
+      assertFalse(response.isDone(), "the retry waits for its backoff");
+      store.clock.advance(CONFIG.maxDelay());
+      try (ObjectContent content = response.get(10, TimeUnit.SECONDS)) {
+        assertArrayEquals(store.content, content.readAllBytes());
+      }
+      assertEquals(2, store.faults.sentGets().size());
+      assertEquals(1, store.metrics.get(Metric.RETRIES));
+    }
+  }
+
+  @Test
+  void failingTheCallFromOutsideCancelsItsTryInFlight() {
+    store.faults.thenHang();
+    try (RetryingCalls client = client(store.faults)) {
+      // As a caller's orTimeout or completeExceptionally does.
+      client.getObject(store.all).completeExceptionally(new TimeoutException("the caller's"));
+      assertTrue(store.faults.hungGets().get(0).isCancelled());
+      store.clock.advance(Duration.ofSeconds(10));
+      assertEquals(1, store.faults.sentGets().size(), "and sends no other");
     }
   }
 }

@@ -9,7 +9,12 @@ import java.util.Optional;
  * What every request for an object carries besides its location: the SSE-C key, a user-agent
  * suffix, an audit string (sent as the {@code Referer} header, so it shows in S3 server access
  * logs) and an opaque caller context; inside the resilience layer, which attempt of a call it is.
- * Immutable and thread-safe (the attempt is the layer's own, and thread-safe itself).
+ * Thread-safe. Every component but {@code attempt} is an immutable value (the caller context and
+ * stream metrics are the caller's objects, compared as such); {@code attempt} is the resilience
+ * layer's mutable, thread-safe state of one call, which the layer strips before a request leaves
+ * it, and which {@link #equals}, {@link #hashCode} and {@link #toString} leave out: two options
+ * that differ only in it are equal. Build options from {@link #none()} and the {@code with}
+ * methods.
  *
  * @param customerKey the SSE-C key, if the object is encrypted with one
  * @param userAgentSuffix appended to the user agent, e.g. {@code trino/470}
@@ -28,7 +33,8 @@ import java.util.Optional;
  *     wait for a place under its concurrency limit, these wait behind the ones a read waits for
  * @param attempt which attempt of a call of the resilience layer this request is, set by the layer
  *     for its own decorators ({@link RequestAttempt}); the only component that is not a plain
- *     value: the layer's decorators share it, and it is told when the request is sent
+ *     value: the layer's decorators share it, it is asked whether the request may still be sent,
+ *     and it is left out of {@link #equals}, {@link #hashCode} and {@link #toString}
  */
 public record RequestOptions(
     Optional<CustomerKey> customerKey,
@@ -164,6 +170,22 @@ public record RequestOptions(
         Optional.of(named));
   }
 
+  /** These options without an attempt: as the resilience layer sends a request out of it. */
+  public RequestOptions withoutAttempt() {
+    if (attempt.isEmpty()) {
+      return this;
+    }
+    return new RequestOptions(
+        customerKey,
+        userAgentSuffix,
+        auditInfo,
+        callerContext,
+        streamMetrics,
+        headersTimeout,
+        prefetch,
+        Optional.empty());
+  }
+
   /** These options for a request that fetches bytes ahead of any read. */
   public RequestOptions asPrefetch() {
     return new RequestOptions(
@@ -175,5 +197,50 @@ public record RequestOptions(
         headersTimeout,
         true,
         attempt);
+  }
+
+  /** Equal if every component but {@code attempt} is. */
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof RequestOptions that
+        && customerKey.equals(that.customerKey)
+        && userAgentSuffix.equals(that.userAgentSuffix)
+        && auditInfo.equals(that.auditInfo)
+        && callerContext.equals(that.callerContext)
+        && streamMetrics.equals(that.streamMetrics)
+        && headersTimeout.equals(that.headersTimeout)
+        && prefetch == that.prefetch;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(
+        customerKey,
+        userAgentSuffix,
+        auditInfo,
+        callerContext,
+        streamMetrics,
+        headersTimeout,
+        prefetch);
+  }
+
+  /** Every component but {@code attempt}, which is not a value. */
+  @Override
+  public String toString() {
+    return "RequestOptions[customerKey="
+        + customerKey
+        + ", userAgentSuffix="
+        + userAgentSuffix
+        + ", auditInfo="
+        + auditInfo
+        + ", callerContext="
+        + callerContext
+        + ", streamMetrics="
+        + streamMetrics
+        + ", headersTimeout="
+        + headersTimeout
+        + ", prefetch="
+        + prefetch
+        + "]";
   }
 }
