@@ -51,6 +51,7 @@ final class ColdRead {
   /**
    * {@code workload} on a fresh {@code pathName} reading from {@code endpoint}, with the Seekwell
    * settings {@code seekwell}; timed: the workload; not timed: building and closing its clients.
+   * Its CPU is counted from opening the clients to closing them, as a new job pays it.
    */
   static Sample measure(
       Workload workload,
@@ -74,9 +75,10 @@ final class ColdRead {
       settings.put("physicalio.disk.cache.dir", DISK_DIRECTORY.toString());
     }
     emptyDiskCache(settings);
+    System.gc();
+    heap.forEach(MemoryPoolMXBean::resetPeakUsage);
+    long cpuStart = ProcessCpu.nanos();
     try (ReadPath path = open(pathName, endpoint, credentials, counter, settings)) {
-      System.gc();
-      heap.forEach(MemoryPoolMXBean::resetPeakUsage);
       long start = System.nanoTime();
       checksum = workload.run(path, data);
       seconds = (System.nanoTime() - start) / 1e9;
@@ -85,9 +87,17 @@ final class ColdRead {
         path.seekwellMetrics().ifPresent(metrics -> requireDiskTier(pathName, metrics));
       }
     }
+    double cpuSeconds = (ProcessCpu.nanos() - cpuStart) / 1e9;
     long peak = heap.stream().mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
     return new Sample(
-        seconds, counter.gets(), counter.heads(), counter.bytes(), peak, checksum, hedges);
+        seconds,
+        cpuSeconds,
+        counter.gets(),
+        counter.heads(),
+        counter.bytes(),
+        peak,
+        checksum,
+        hedges);
   }
 
   /**

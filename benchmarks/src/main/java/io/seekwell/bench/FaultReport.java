@@ -81,7 +81,8 @@ final class FaultReport {
                 + " and a fault drawn, of its own. Each path runs once unmeasured first. Iterations"
                 + " per cell: %d, each cold; an iteration still running"
                 + " after %d s is abandoned. Each cell: median seconds of the iterations with the"
-                + " right result, then how the iterations ended (✓ right, ✗ wrong result, F failed,"
+                + " right result and their median client CPU (all threads of the benchmark JVM"
+                + " from opening the path's clients to closing them), then how the iterations ended (✓ right, ✗ wrong result, F failed,"
                 + " T still running at the deadline).\n\n",
             options.text("profile", "s3"),
             scale.name().toLowerCase(Locale.ROOT),
@@ -136,11 +137,8 @@ final class FaultReport {
     if (runs == null || runs.isEmpty()) {
       return "–";
     }
-    double[] seconds =
-        runs.stream()
-            .filter(run -> run.outcome() == Outcome.RIGHT)
-            .mapToDouble(run -> run.sample().seconds())
-            .toArray();
+    List<Sample> right =
+        runs.stream().filter(run -> run.outcome() == Outcome.RIGHT).map(Run::sample).toList();
     StringBuilder outcomes = new StringBuilder();
     for (Run run : runs) {
       outcomes.append(
@@ -152,9 +150,13 @@ final class FaultReport {
           });
     }
     String median =
-        seconds.length == 0
+        right.isEmpty()
             ? "–"
-            : String.format(Locale.ROOT, "%.2f s", Spread.of(seconds).median());
+            : String.format(
+                Locale.ROOT,
+                "%.2f s (CPU %.2f s)",
+                Spread.median(right, Sample::seconds),
+                Spread.median(right, Sample::cpuSeconds));
     return median + " " + outcomes;
   }
 

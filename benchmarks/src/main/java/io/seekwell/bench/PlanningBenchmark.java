@@ -2,7 +2,6 @@ package io.seekwell.bench;
 
 import io.seekwell.iceberg.SeekwellS3FileIO;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -180,9 +179,7 @@ public final class PlanningBenchmark {
     try (S3Client s3 = Clients.sync(endpoint, credentials, counter);
         S3AsyncClient s3Async = Clients.async(endpoint, credentials, counter);
         FileIO io = fileIO(path, s3, s3Async, disk)) {
-      com.sun.management.OperatingSystemMXBean os =
-          (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-      long cpuStart = os.getProcessCpuTime();
+      long cpuStart = ProcessCpu.nanos();
       long start = System.nanoTime();
       Table table = new BaseTable(new StaticTableOperations(metadata, io), "planning");
       long files = 0;
@@ -198,7 +195,7 @@ public final class PlanningBenchmark {
         }
       }
       double seconds = (System.nanoTime() - start) / 1e9;
-      double cpu = (os.getProcessCpuTime() - cpuStart) / 1e9;
+      double cpu = (ProcessCpu.nanos() - cpuStart) / 1e9;
       if (io instanceof SeekwellS3FileIO seekwell) {
         ColdRead.requireDiskTier(path, seekwell.seekwellMetrics());
       }

@@ -54,7 +54,10 @@ final class Report {
                 + " latency proxy started afresh and once the machine's CPU has been idle for a"
                 + " second, so that what one path left behind does not slow down the next). GETs,"
                 + " HEADs and bytes are counted by an SDK interceptor on each path's client; times are"
-                + " seconds (median, min–max).\n\n",
+                + " seconds (median, min–max). Client CPU is the median CPU time of all of the"
+                + " benchmark JVM's threads from opening the path's clients to closing them (the"
+                + " store and the proxy run in processes of their own), and each Seekwell path's is"
+                + " also given over the lowest of the peers' in the same workload.\n\n",
             LocalDate.now(),
             Runtime.getRuntime().availableProcessors(),
             Runtime.getRuntime().maxMemory() >> 20,
@@ -78,11 +81,14 @@ final class Report {
             "HEADs",
             "MB",
             "peak heap MB",
+            "client CPU s",
             "time / AAL",
-            "GETs / AAL");
+            "GETs / AAL",
+            "CPU / most frugal peer");
     for (Map.Entry<Workload, Map<String, List<Sample>>> entry : results.entrySet()) {
       Map<String, List<Sample>> byPath = entry.getValue();
       List<Sample> aal = byPath.get("aal");
+      Double frugalPeer = frugalPeerCpu(byPath);
       for (Map.Entry<String, List<Sample>> path : byPath.entrySet()) {
         List<Sample> samples = path.getValue();
         Spread seconds = Spread.of(samples, Sample::seconds);
@@ -95,13 +101,39 @@ final class Report {
             String.format(Locale.ROOT, "%.0f", Spread.median(samples, Sample::heads)),
             String.format(Locale.ROOT, "%.1f", Spread.median(samples, Sample::bytes) / 1e6),
             samples.stream().mapToLong(Sample::peakHeap).max().orElse(0) >> 20,
+            String.format(Locale.ROOT, "%.2f", Spread.median(samples, Sample::cpuSeconds)),
             aal == null ? "–" : ratio(seconds.median(), Spread.median(aal, Sample::seconds)),
-            aal == null ? "–" : ratio(gets, Spread.median(aal, Sample::gets)));
+            aal == null ? "–" : ratio(gets, Spread.median(aal, Sample::gets)),
+            frugalPeer == null || !comparedWithPeers(path.getKey())
+                ? "–"
+                : ratio(Spread.median(samples, Sample::cpuSeconds), frugalPeer));
       }
     }
     out.append(table);
     out.append(connectorsAgainstTheirStacks(results));
     return out.toString();
+  }
+
+  /**
+   * The lowest median client CPU of the peers (the paths that are not Seekwell's) in one workload,
+   * or null if no peer ran.
+   */
+  static Double frugalPeerCpu(Map<String, List<Sample>> byPath) {
+    return byPath.entrySet().stream()
+        .filter(entry -> !entry.getKey().startsWith("seekwell"))
+        .map(entry -> Spread.median(entry.getValue(), Sample::cpuSeconds))
+        .min(Double::compare)
+        .orElse(null);
+  }
+
+  /**
+   * Whether {@code path} is a Seekwell path measured as the peers are (not through the proxy
+   * without its latency, nor on the store directly), so that its CPU compares with theirs.
+   */
+  static boolean comparedWithPeers(String path) {
+    return path.startsWith("seekwell")
+        && !path.endsWith(Benchmark.NO_LATENCY)
+        && !path.endsWith(Benchmark.DIRECT);
   }
 
   /** Each Seekwell connector path with the stack it plugs into, and that stack's default stream. */

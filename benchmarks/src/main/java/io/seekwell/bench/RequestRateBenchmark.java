@@ -247,14 +247,14 @@ public final class RequestRateBenchmark {
       sleepUntil(start);
       long gets = counter.gets();
       long bytes = counter.bytes();
-      long cpu = processCpuNanos();
+      long cpu = ProcessCpu.nanos();
       long allocated = allocatedBytes();
       long answered = run.proxy == null ? 0 : run.proxy.forwardedRequests();
       long throttled = run.proxy == null ? 0 : run.proxy.throttledRequests();
       sleepUntil(end);
       gets = counter.gets() - gets;
       bytes = counter.bytes() - bytes;
-      cpu = processCpuNanos() - cpu;
+      cpu = ProcessCpu.nanos() - cpu;
       allocated = allocatedBytes() - allocated;
       StoreCounts store =
           run.proxy == null
@@ -348,11 +348,6 @@ public final class RequestRateBenchmark {
     for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
       TimeUnit.NANOSECONDS.sleep(left);
     }
-  }
-
-  private static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
   }
 
   private static long allocatedBytes() {

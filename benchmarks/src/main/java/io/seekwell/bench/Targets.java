@@ -35,6 +35,7 @@ final class Targets {
     targets.w1Bytes(projectionBytes);
     targets.w5Throughput();
     targets.everyWorkload();
+    targets.clientCpu();
     targets.diskTierCold();
     targets.orc(orcStripes);
     if (loopback) {
@@ -108,6 +109,36 @@ final class Targets {
     lines.add(
         "- Every workload, time ≤ AAL's: "
             + (slower.isEmpty() ? "**met**" : "**missed** in " + String.join(", ", slower)));
+  }
+
+  /** Every Seekwell path's client CPU against the most frugal peer's, every workload. */
+  private void clientCpu() {
+    List<String> more = new ArrayList<>();
+    int compared = 0;
+    for (Map.Entry<Workload, Map<String, List<Sample>>> workload : results.entrySet()) {
+      Double peer = Report.frugalPeerCpu(workload.getValue());
+      if (peer == null || peer == 0) {
+        continue;
+      }
+      for (Map.Entry<String, List<Sample>> path : workload.getValue().entrySet()) {
+        if (!Report.comparedWithPeers(path.getKey())) {
+          continue;
+        }
+        compared++;
+        double ratio = Spread.median(path.getValue(), Sample::cpuSeconds) / peer;
+        if (ratio > 1) {
+          more.add(
+              String.format(Locale.ROOT, "%s %s (%.2f×)", workload.getKey(), path.getKey(), ratio));
+        }
+      }
+    }
+    String target = "- Every workload, each Seekwell path's client CPU ≤ the most frugal peer's";
+    if (compared == 0) {
+      lines.add(target + ": not measured (needs a Seekwell path and a peer)");
+      return;
+    }
+    lines.add(
+        target + ": " + (more.isEmpty() ? "**met**" : "**missed** in " + String.join(", ", more)));
   }
 
   /**

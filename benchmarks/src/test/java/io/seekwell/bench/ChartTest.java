@@ -40,7 +40,7 @@ class ChartTest {
       double seconds = ((Number) values[i + 1]).doubleValue();
       long gets = ((Number) values[i + 2]).longValue();
       byPath.put(
-          (String) values[i], List.of(new Sample(seconds, gets, 0, 1 << 20, 1 << 26, 7, -1)));
+          (String) values[i], List.of(new Sample(seconds, 1, gets, 0, 1 << 20, 1 << 26, 7, -1)));
     }
     return byPath;
   }

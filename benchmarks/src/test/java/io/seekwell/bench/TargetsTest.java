@@ -41,12 +41,50 @@ class TargetsTest {
     assertTrue(Targets.markdown(results, 1, 1, false).contains(DISK_TARGET + ": not measured"));
   }
 
+  @Test
+  void aSeekwellPathUsingMoreCpuThanTheMostFrugalPeerMissesTheCpuTarget() {
+    Map<Workload, Map<String, List<Sample>>> results = new LinkedHashMap<>();
+    results.put(
+        Workload.W5,
+        cpu("aal", 0.50, "s3a-classic", 0.40, "seekwell-s3a", 0.60, "seekwell@no-latency", 9.0));
+    results.put(Workload.W6, cpu("aal", 0.50, "iceberg-default", 0.80, "seekwell-iceberg", 0.45));
+
+    String report = Targets.markdown(results, 1, 1, false);
+
+    assertTrue(
+        report.contains(
+            "Every workload, each Seekwell path's client CPU ≤ the most frugal peer's: **missed**"
+                + " in W5 seekwell-s3a (1.50×)\n"),
+        report);
+  }
+
+  @Test
+  void seekwellPathsAtOrBelowTheMostFrugalPeerMeetTheCpuTarget() {
+    Map<Workload, Map<String, List<Sample>>> results = new LinkedHashMap<>();
+    results.put(Workload.W6, cpu("aal", 0.50, "iceberg-default", 0.80, "seekwell-iceberg", 0.50));
+
+    assertTrue(
+        Targets.markdown(results, 1, 1, false)
+            .contains("client CPU ≤ the most frugal peer's: **met**"));
+  }
+
+  /** Alternating path name and client CPU seconds, each taking one second. */
+  private static Map<String, List<Sample>> cpu(Object... values) {
+    Map<String, List<Sample>> byPath = new LinkedHashMap<>();
+    for (int i = 0; i < values.length; i += 2) {
+      double cpu = ((Number) values[i + 1]).doubleValue();
+      byPath.put((String) values[i], List.of(new Sample(1, cpu, 10, 0, 1 << 20, 1 << 26, 7, -1)));
+    }
+    return byPath;
+  }
+
   /** Alternating path name and seconds. */
   private static Map<String, List<Sample>> paths(Object... values) {
     Map<String, List<Sample>> byPath = new LinkedHashMap<>();
     for (int i = 0; i < values.length; i += 2) {
       double seconds = ((Number) values[i + 1]).doubleValue();
-      byPath.put((String) values[i], List.of(new Sample(seconds, 10, 0, 1 << 20, 1 << 26, 7, -1)));
+      byPath.put(
+          (String) values[i], List.of(new Sample(seconds, 1, 10, 0, 1 << 20, 1 << 26, 7, -1)));
     }
     return byPath;
   }
