@@ -57,7 +57,9 @@ final class Report {
                 + " seconds (median, min–max). Client CPU is the median CPU time of all of the"
                 + " benchmark JVM's threads from opening the path's clients to closing them (the"
                 + " store and the proxy run in processes of their own), and each Seekwell path's is"
-                + " also given over the lowest of the peers' in the same workload.\n\n",
+                + " also given over the lowest of the peers' it replaces in its stack (seekwell: aal;"
+                + " seekwell-iceberg: iceberg-default; seekwell-s3a: s3a-classic and"
+                + " s3a-classic-orc-tuned) in the same workload.\n\n",
             LocalDate.now(),
             Runtime.getRuntime().availableProcessors(),
             Runtime.getRuntime().maxMemory() >> 20,
@@ -84,11 +86,10 @@ final class Report {
             "client CPU s",
             "time / AAL",
             "GETs / AAL",
-            "CPU / most frugal peer");
+            "CPU / most frugal peer of its stack");
     for (Map.Entry<Workload, Map<String, List<Sample>>> entry : results.entrySet()) {
       Map<String, List<Sample>> byPath = entry.getValue();
       List<Sample> aal = byPath.get("aal");
-      Double frugalPeer = frugalPeerCpu(byPath);
       for (Map.Entry<String, List<Sample>> path : byPath.entrySet()) {
         List<Sample> samples = path.getValue();
         Spread seconds = Spread.of(samples, Sample::seconds);
@@ -104,9 +105,7 @@ final class Report {
             String.format(Locale.ROOT, "%.2f", Spread.median(samples, Sample::cpuSeconds)),
             aal == null ? "–" : ratio(seconds.median(), Spread.median(aal, Sample::seconds)),
             aal == null ? "–" : ratio(gets, Spread.median(aal, Sample::gets)),
-            frugalPeer == null || !comparedWithPeers(path.getKey())
-                ? "–"
-                : ratio(Spread.median(samples, Sample::cpuSeconds), frugalPeer));
+            cpuAgainstPeers(byPath, path.getKey()));
       }
     }
     out.append(table);
@@ -115,13 +114,24 @@ final class Report {
   }
 
   /**
-   * The lowest median client CPU of the peers (the paths that are not Seekwell's) in one workload,
-   * or null if no peer ran.
+   * The peers each Seekwell path replaces in its own stack: the library it follows (AAL), Iceberg's
+   * {@code S3FileIO}, and S3A's classic stream (with and without ORC's merging of nearby reads).
    */
-  static Double frugalPeerCpu(Map<String, List<Sample>> byPath) {
-    return byPath.entrySet().stream()
-        .filter(entry -> !entry.getKey().startsWith("seekwell"))
-        .map(entry -> Spread.median(entry.getValue(), Sample::cpuSeconds))
+  static final Map<String, List<String>> STACK_PEERS =
+      Map.of(
+          "seekwell", List.of("aal"),
+          "seekwell-iceberg", List.of("iceberg-default"),
+          "seekwell-s3a", List.of("s3a-classic", ColdRead.ORC_TUNED));
+
+  /**
+   * The lowest median client CPU of the peers of {@code path}'s stack in one workload, or null if
+   * none of them ran.
+   */
+  static Double frugalPeerCpu(Map<String, List<Sample>> byPath, String path) {
+    return STACK_PEERS.getOrDefault(ColdRead.readPathOf(path), List.of()).stream()
+        .map(byPath::get)
+        .filter(java.util.Objects::nonNull)
+        .map(samples -> Spread.median(samples, Sample::cpuSeconds))
         .min(Double::compare)
         .orElse(null);
   }
@@ -134,6 +144,15 @@ final class Report {
     return path.startsWith("seekwell")
         && !path.endsWith(Benchmark.NO_LATENCY)
         && !path.endsWith(Benchmark.DIRECT);
+  }
+
+  /** The CPU of {@code path} over its stack's most frugal peer's, or "–". */
+  private static String cpuAgainstPeers(Map<String, List<Sample>> byPath, String path) {
+    Double peer = frugalPeerCpu(byPath, path);
+    if (peer == null || !comparedWithPeers(path)) {
+      return "–";
+    }
+    return ratio(Spread.median(byPath.get(path), Sample::cpuSeconds), peer);
   }
 
   /** Each Seekwell connector path with the stack it plugs into, and that stack's default stream. */
