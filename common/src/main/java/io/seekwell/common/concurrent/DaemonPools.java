@@ -1,7 +1,6 @@
 package io.seekwell.common.concurrent;
 
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -28,19 +27,17 @@ public final class DaemonPools {
   }
 
   /**
-   * A pool of at most {@code threads} threads, which end after 30 seconds idle; tasks beyond that
-   * wait in an unbounded queue.
+   * A pool of at most {@code threads} threads, which end after 30 seconds idle. A task goes to an
+   * idle thread if there is one; a thread is started only when none is idle, and tasks beyond
+   * {@code threads} at once wait in an unbounded queue. Tasks submitted after shutdown are
+   * rejected.
    */
   public static ThreadPoolExecutor bounded(String prefix, int threads) {
+    IdleFirstQueue queue = new IdleFirstQueue();
     ThreadPoolExecutor pool =
-        new ThreadPoolExecutor(
-            threads,
-            threads,
-            30,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
-            threadFactory(prefix));
-    pool.allowCoreThreadTimeOut(true);
+        new ThreadPoolExecutor(0, threads, 30, TimeUnit.SECONDS, queue, threadFactory(prefix));
+    queue.serve(pool);
+    pool.setRejectedExecutionHandler(queue.queueUnlessShutDown());
     return pool;
   }
 

@@ -1,0 +1,104 @@
+package io.seekwell.common.concurrent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedTransferQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+class DaemonPoolsTest {
+
+  @Test
+  void tasksOneAtATimeRunOnOneThread() throws Exception {
+    ThreadPoolExecutor pool = DaemonPools.bounded("one-at-a-time-", 8);
+    try {
+      for (int i = 0; i < 20; i++) {
+        pool.submit(() -> {}).get(10, TimeUnit.SECONDS);
+        // The next task comes once the thread is idle again, as a stream's next GET would.
+        await(() -> ((LinkedTransferQueue<?>) pool.getQueue()).hasWaitingConsumer());
+      }
+      assertEquals(1, pool.getLargestPoolSize());
+      assertEquals(20, pool.getCompletedTaskCount());
+    } finally {
+      DaemonPools.shutdown(pool);
+    }
+  }
+
+  @Test
+  void busyThreadsGetCompanyUpToTheBoundAndFurtherTasksWait() throws Exception {
+    ThreadPoolExecutor pool = DaemonPools.bounded("busy-", 3);
+    CountDownLatch release = new CountDownLatch(1);
+    try {
+      List<Future<?>> tasks = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        tasks.add(pool.submit(() -> release.await(10, TimeUnit.SECONDS)));
+      }
+      await(() -> pool.getActiveCount() == 3);
+      assertEquals(3, pool.getPoolSize());
+      assertEquals(2, pool.getQueue().size());
+
+      release.countDown();
+      for (Future<?> task : tasks) {
+        task.get(10, TimeUnit.SECONDS);
+      }
+      assertEquals(3, pool.getLargestPoolSize());
+      assertEquals(5, pool.getCompletedTaskCount());
+    } finally {
+      release.countDown();
+      DaemonPools.shutdown(pool);
+    }
+  }
+
+  @Test
+  void manySubmittersAtOnceNeverExceedTheBoundAndEveryTaskRuns() throws Exception {
+    ThreadPoolExecutor pool = DaemonPools.bounded("racing-", 4);
+    try {
+      List<CompletableFuture<Void>> submitted = new ArrayList<>();
+      for (int submitter = 0; submitter < 8; submitter++) {
+        submitted.add(
+            CompletableFuture.runAsync(
+                () -> {
+                  for (int i = 0; i < 500; i++) {
+                    pool.execute(Thread::onSpinWait);
+                  }
+                }));
+      }
+      for (CompletableFuture<Void> done : submitted) {
+        done.get(30, TimeUnit.SECONDS);
+      }
+      await(() -> pool.getCompletedTaskCount() == 4000);
+      assertTrue(pool.getLargestPoolSize() <= 4, "threads: " + pool.getLargestPoolSize());
+    } finally {
+      DaemonPools.shutdown(pool);
+    }
+  }
+
+  @Test
+  void aShutDownPoolRejectsTasks() {
+    ThreadPoolExecutor pool = DaemonPools.bounded("shut-", 2);
+    DaemonPools.shutdown(pool);
+
+    assertThrows(RejectedExecutionException.class, () -> pool.execute(() -> {}));
+  }
+
+  /** Waits for {@code condition}, failing after 10 seconds. */
+  private static void await(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("The condition did not hold within 10 seconds");
+      }
+      Thread.sleep(1);
+    }
+  }
+}
