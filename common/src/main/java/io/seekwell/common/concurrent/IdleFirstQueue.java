@@ -43,13 +43,19 @@ final class IdleFirstQueue extends LinkedTransferQueue<Runnable> {
     return super.offer(task);
   }
 
-  /** Queues a task the pool refused because its last thread place was just taken. */
+  /**
+   * Queues a task the pool refused because its last thread place was just taken; rejects it if the
+   * pool is shut down, also when the shutdown came while it was being queued.
+   */
   RejectedExecutionHandler queueUnlessShutDown() {
     return (task, executor) -> {
-      if (executor.isShutdown()) {
-        throw new RejectedExecutionException("The pool is shut down");
+      if (!executor.isShutdown()) {
+        put(task);
+        if (!executor.isShutdown() || !remove(task)) {
+          return;
+        }
       }
-      put(task);
+      throw new RejectedExecutionException("The pool is shut down");
     };
   }
 }
