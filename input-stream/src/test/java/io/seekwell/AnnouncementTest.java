@@ -97,7 +97,9 @@ class AnnouncementTest {
 
   @Test
   void theNextObjectsArePrefetchedWhenTheFirstOpensBeforeItsFirstReadReturns() throws Exception {
-    start(Map.of("logicalio.announced.prefetch.files", "3"));
+    // No hedges: the other objects' GETs answer at once, which brings the hedge deadline down to
+    // its 50 ms floor, and a test thread held up that long would have the hung GET copied.
+    start(Map.of("logicalio.announced.prefetch.files", "3", "client.hedge.max.copies", "0"));
     controllable.hangGets(location(0));
     try (Announcement task = announceAll()) {
       assertEquals(OBJECTS, task.size());
