@@ -82,8 +82,9 @@ final class FaultReport {
                 + " per cell: %d, each cold; an iteration still running"
                 + " after %d s is abandoned. Each cell: median seconds of the iterations with the"
                 + " right result and their median client CPU (all threads of the benchmark JVM"
-                + " from opening the path's clients to closing them), then how the iterations ended (✓ right, ✗ wrong result, F failed,"
-                + " T still running at the deadline).\n\n",
+                + " from opening the path's clients to closing them), then how the iterations"
+                + " ended (✓ right, ✗ wrong result, F failed, T still running at the"
+                + " deadline).\n\n",
             options.text("profile", "s3"),
             scale.name().toLowerCase(Locale.ROOT),
             iterations,

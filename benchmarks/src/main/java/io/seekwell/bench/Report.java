@@ -4,6 +4,7 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /** The Markdown report: per workload and path, times, requests, bytes and ratios to AAL. */
 final class Report {
@@ -130,7 +131,7 @@ final class Report {
   static Double frugalPeerCpu(Map<String, List<Sample>> byPath, String path) {
     return STACK_PEERS.getOrDefault(ColdRead.readPathOf(path), List.of()).stream()
         .map(byPath::get)
-        .filter(java.util.Objects::nonNull)
+        .filter(Objects::nonNull)
         .map(samples -> Spread.median(samples, Sample::cpuSeconds))
         .min(Double::compare)
         .orElse(null);
