@@ -6,6 +6,7 @@ import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.common.object.RequestOptions;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.ApiName;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
@@ -26,6 +27,11 @@ final class SdkRequests {
   private static final String SSE_C_KEY_MD5_HEADER =
       "x-amz-server-side-encryption-customer-key-MD5";
   private static final ApiName SEEKWELL = ApiName.builder().name("seekwell").version("0.1").build();
+  private static final Pattern NOT_IN_USER_AGENT = Pattern.compile("[^A-Za-z0-9._/-]");
+
+  /** The overrides of a request without user agent, audit string or SSE-C key: built once. */
+  private static final AwsRequestOverrideConfiguration PLAIN =
+      AwsRequestOverrideConfiguration.builder().addApiName(SEEKWELL).build();
 
   private SdkRequests() {}
 
@@ -74,6 +80,11 @@ final class SdkRequests {
   }
 
   private static AwsRequestOverrideConfiguration overrides(RequestOptions options) {
+    if (options.userAgentSuffix().isEmpty()
+        && options.auditInfo().isEmpty()
+        && options.customerKey().isEmpty()) {
+      return PLAIN;
+    }
     AwsRequestOverrideConfiguration.Builder builder =
         AwsRequestOverrideConfiguration.builder().addApiName(SEEKWELL);
     options.userAgentSuffix().ifPresent(suffix -> builder.addApiName(userAgentPart(suffix)));
@@ -93,7 +104,7 @@ final class SdkRequests {
    * A user-agent part {@code name/version} from a suffix such as {@code trino/470} or {@code x}.
    */
   private static ApiName userAgentPart(String suffix) {
-    String cleaned = suffix.trim().replaceAll("[^A-Za-z0-9._/-]", "_");
+    String cleaned = NOT_IN_USER_AGENT.matcher(suffix.trim()).replaceAll("_");
     int slash = cleaned.indexOf('/');
     if (slash > 0 && slash < cleaned.length() - 1) {
       return ApiName.builder()

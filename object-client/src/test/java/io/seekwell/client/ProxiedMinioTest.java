@@ -4,6 +4,7 @@ import static io.seekwell.client.S3ObjectClientMinioTest.failure;
 import static io.seekwell.client.S3ObjectClientMinioTest.read;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.common.ByteRange;
@@ -106,6 +107,14 @@ class ProxiedMinioTest {
       assertTrue(head.contains("referer: query-17"), head);
       assertTrue(head.contains("seekwell/"), head);
       assertTrue(head.contains("engine/2.1"), head);
+      // Without options, the overrides built once: Seekwell's user agent, nothing else.
+      assertArrayEquals(
+          Arrays.copyOfRange(CONTENT, 10, 21),
+          read(clients.client(), GetRequest.of(object, ByteRange.of(10, 20))));
+      String plain = proxy.requestHeads().get(1).toLowerCase(Locale.ROOT);
+      assertTrue(plain.contains("seekwell/"), plain);
+      assertFalse(plain.contains("referer:"), plain);
+      assertFalse(plain.contains("engine/2.1"), plain);
     }
   }
 
