@@ -45,6 +45,13 @@ public final class PhysicalIOConfiguration extends DeclaredConfiguration {
           64 * KIB,
           1,
           "a read of missing bytes is widened to at least this many bytes");
+  static final Setting<Long> MISS_MAX_BYTES =
+      Setting.size(
+          "miss.max.bytes",
+          256 * KIB,
+          1,
+          "a read's own miss is widened up to this many bytes, as many as the link carries in a"
+              + " tenth of its time to first byte; at most `readaheadbytes` turns this off");
   static final Setting<Long> TARGET_REQUEST_SIZE =
       Setting.size(
           "target.request.size",
@@ -92,6 +99,7 @@ public final class PhysicalIOConfiguration extends DeclaredConfiguration {
           PREFIX,
           MAX_MEMORY_LIMIT,
           READ_AHEAD_BYTES,
+          MISS_MAX_BYTES,
           TARGET_REQUEST_SIZE,
           MAX_REQUEST_SIZE_SETTING,
           REQUEST_TOLERANCE_RATIO,
@@ -190,6 +198,14 @@ public final class PhysicalIOConfiguration extends DeclaredConfiguration {
   }
 
   /**
+   * A read's own miss is widened up to this many bytes (never below {@link #readAheadBytes()}): as
+   * many as the link carries in a tenth of its measured time to first byte.
+   */
+  public long missMaxBytes() {
+    return get(MISS_MAX_BYTES);
+  }
+
+  /**
    * Longer GETs are split into parts of about this size, or larger ones when single GETs transfer
    * fast (see {@link #maxRequestSize()}).
    */
@@ -269,6 +285,11 @@ public final class PhysicalIOConfiguration extends DeclaredConfiguration {
     /** See {@link PhysicalIOConfiguration#readAheadBytes()}. */
     public Builder readAheadBytes(long bytes) {
       return set(READ_AHEAD_BYTES, bytes);
+    }
+
+    /** See {@link PhysicalIOConfiguration#missMaxBytes()}. */
+    public Builder missMaxBytes(long bytes) {
+      return set(MISS_MAX_BYTES, bytes);
     }
 
     /** See {@link PhysicalIOConfiguration#targetRequestSize()}. */

@@ -28,9 +28,19 @@ class ReadAheadBehaviourTest {
   private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
   private S3SeekableInputStreamFactory factory;
 
-  /** Uses a factory with {@code configuration} for the rest of the test. */
+  /**
+   * Uses a factory with {@code configuration} for the rest of the test, its reads' own misses not
+   * widened by the link (which the tests cannot control): a GET without read-ahead is 64 KiB.
+   */
   private void configure(S3SeekableInputStreamConfiguration configuration) {
-    factory = new S3SeekableInputStreamFactory(store, configuration);
+    S3SeekableInputStreamConfiguration fixedMisses =
+        S3SeekableInputStreamConfiguration.builder()
+            .physicalIO(configuration.physicalIO().toBuilder().missMaxBytes(64 * KIB).build())
+            .diskCache(configuration.diskCache())
+            .logicalIO(configuration.logicalIO())
+            .client(configuration.client())
+            .build();
+    factory = new S3SeekableInputStreamFactory(store, fixedMisses);
   }
 
   @AfterEach

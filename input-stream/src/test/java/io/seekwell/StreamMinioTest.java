@@ -60,9 +60,17 @@ class StreamMinioTest {
   private static final ObjectClientConfiguration NO_HEDGING =
       ObjectClientConfiguration.builder().hedgeMaxCopies(0).build();
 
+  /** Reads' own misses are not widened by the link, which the tests cannot control. */
+  private static final PhysicalIOConfiguration FIXED_MISSES =
+      PhysicalIOConfiguration.builder().missMaxBytes(64 * 1024).build();
+
   private static S3SeekableInputStreamFactory newFactory() {
     return new S3SeekableInputStreamFactory(
-        s3, S3SeekableInputStreamConfiguration.builder().client(NO_HEDGING).build());
+        s3,
+        S3SeekableInputStreamConfiguration.builder()
+            .client(NO_HEDGING)
+            .physicalIO(FIXED_MISSES)
+            .build());
   }
 
   /** Records every GET the stream sends. */

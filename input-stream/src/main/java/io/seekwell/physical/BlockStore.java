@@ -144,7 +144,7 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
             .orElse(List.of());
     this.link =
         new LinkStats(configuration.targetRequestSize(), configuration.largestRequestSize());
-    this.planner = new RequestPlanner(configuration, link::requestSize);
+    this.planner = new RequestPlanner(configuration, link::requestSize, link::cheapExtraBytes);
     this.memory = new MemoryTier(configuration.maxMemoryLimit(), scanLength, metrics, this::leave);
     this.fetcher =
         new Fetcher(
@@ -259,7 +259,7 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
       ObjectBlocks blocks, long position, long end, FetchContext context, FetchPurpose purpose)
       throws IOException {
     fetcher.ensureOpen();
-    ByteRange window = planner.window(position, end, blocks.length());
+    ByteRange window = planner.window(position, end, blocks.length(), purpose);
     blocks.planLock().lock();
     try {
       for (ByteRange part : planner.missingParts(window, blocks.blocks())) {

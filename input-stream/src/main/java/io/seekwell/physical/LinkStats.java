@@ -14,8 +14,14 @@ package io.seekwell.physical;
  * fits, up to the largest size, and halved again only when it is more than twice what that
  * throughput needs. A far link keeps the target size.
  *
+ * <p><b>Missed reads.</b> A GET for a read that found nothing cached waits a whole time to first
+ * byte; bytes beyond the read cost only their transfer, and any later read that lands in them saves
+ * a GET. So such a GET may carry the bytes the link transfers in {@link #CHEAP_SHARE} of its time
+ * to first byte: at most that share slower, for fewer requests on random reads.
+ *
  * <p><b>Design notes.</b> Thread-safe: {@link #record} updates the averages under this object's
- * lock, once per GET; {@link #requestSize} is a volatile read, so planning a read takes no lock.
+ * lock, once per GET; {@link #requestSize} and {@link #cheapExtraBytes} are volatile reads, so
+ * planning a read takes no lock.
  */
 final class LinkStats {
 
@@ -26,6 +32,9 @@ final class LinkStats {
   /** The transfer time a GET is sized for, once throughput is known. */
   static final double TRANSFER_SECONDS = 0.064;
 
+  /** The share of a GET's time to first byte that a missed read's extra bytes may take. */
+  static final double CHEAP_SHARE = 0.1;
+
   private static final double WEIGHT = 0.2;
   private static final long MIN_TRANSFER_BYTES = 64 * 1024;
 
@@ -34,6 +43,7 @@ final class LinkStats {
   private double firstByteSeconds = -1;
   private double bytesPerSecond = -1;
   private volatile long requestSize;
+  private volatile long cheapExtraBytes;
 
   /** Statistics that size GETs from {@code targetRequestSize} up to {@code maxRequestSize}. */
   LinkStats(long targetRequestSize, long maxRequestSize) {
@@ -52,6 +62,9 @@ final class LinkStats {
     if (bytes >= MIN_TRANSFER_BYTES && transferNanos > 0) {
       bytesPerSecond = average(bytesPerSecond, bytes / (transferNanos / 1e9));
       requestSize = sizeFor(bytesPerSecond * TRANSFER_SECONDS);
+    }
+    if (bytesPerSecond > 0) {
+      cheapExtraBytes = Math.round(firstByteSeconds * bytesPerSecond * CHEAP_SHARE);
     }
   }
 
@@ -75,6 +88,14 @@ final class LinkStats {
   /** The size to split GETs into now: the target size until a GET has been measured. */
   long requestSize() {
     return requestSize;
+  }
+
+  /**
+   * How many bytes a GET can carry in {@link #CHEAP_SHARE} of its time to first byte, at the
+   * measured throughput; 0 until a GET has been measured.
+   */
+  long cheapExtraBytes() {
+    return cheapExtraBytes;
   }
 
   /** The break-even merge gap, within 64 KiB and 8 MiB; 1 MiB until there is data. */

@@ -9,29 +9,48 @@ import java.util.function.LongSupplier;
 
 /**
  * Decides which GETs a read needs: widens a miss to at least the read-ahead size (never past the
- * end), leaves out bytes already cached or in flight, makes each contiguous missing range one GET
- * and splits a GET longer than the request size times the tolerance ratio into as many equal parts
- * of at least the request size as fit, none longer than the size times the ratio. The request size
- * is the one the link's statistics give at the time of planning. Thread-safe.
+ * end), and a read's own miss further, up to {@code physicalio.miss.max.bytes}, to the bytes the
+ * link carries cheaply (see {@link LinkStats#cheapExtraBytes}); leaves out bytes already cached or
+ * in flight, makes each contiguous missing range one GET and splits a GET longer than the request
+ * size times the tolerance ratio into as many equal parts of at least the request size as fit, none
+ * longer than the size times the ratio. The request size is the one the link's statistics give at
+ * the time of planning. Thread-safe.
  */
 final class RequestPlanner {
 
   private final long readAheadBytes;
+  private final long missMaxBytes;
   private final double toleranceRatio;
   private final LongSupplier requestSize;
+  private final LongSupplier cheapExtraBytes;
 
   /**
-   * A planner whose GETs are split by the size {@code requestSize} gives when a read is planned.
+   * A planner whose GETs are split by the size {@code requestSize} gives when a read is planned,
+   * and whose reads' own misses are widened to what {@code cheapExtraBytes} gives then, within the
+   * bounds above.
    */
-  RequestPlanner(PhysicalIOConfiguration configuration, LongSupplier requestSize) {
+  RequestPlanner(
+      PhysicalIOConfiguration configuration,
+      LongSupplier requestSize,
+      LongSupplier cheapExtraBytes) {
     this.readAheadBytes = configuration.readAheadBytes();
+    this.missMaxBytes = configuration.missMaxBytes();
     this.toleranceRatio = configuration.requestToleranceRatio();
     this.requestSize = requestSize;
+    this.cheapExtraBytes = cheapExtraBytes;
   }
 
-  /** The bytes to have for a read of {@code [position, end]}: widened, within the object. */
-  ByteRange window(long position, long end, long objectLength) {
-    long widenedEnd = Math.max(end, position + readAheadBytes - 1);
+  /**
+   * The bytes to have for a read of {@code [position, end]} fetched for {@code purpose}: widened,
+   * within the object.
+   */
+  ByteRange window(long position, long end, long objectLength, FetchPurpose purpose) {
+    long width = readAheadBytes;
+    if (purpose == FetchPurpose.DEMAND) {
+      long cheap = cheapExtraBytes.getAsLong();
+      width = Math.max(width, Math.min(cheap, missMaxBytes));
+    }
+    long widenedEnd = Math.max(end, position + width - 1);
     return ByteRange.of(position, Math.min(widenedEnd, objectLength - 1));
   }
 

@@ -27,6 +27,19 @@ class LinkStatsTest {
   }
 
   @Test
+  void cheapExtraBytesAreThoseATenthOfTheFirstByteTimeCarries() {
+    LinkStats stats = new LinkStats(8 * MIB, 64 * MIB);
+    assertEquals(0, stats.cheapExtraBytes());
+    // 25 ms to first byte at 90 MB/s: a tenth of it carries 225,000 bytes.
+    stats.record(25 * MS, 9_000_000, 100 * MS);
+    assertEquals(225_000, stats.cheapExtraBytes());
+    // A small body teaches the first byte time, not the throughput.
+    LinkStats small = new LinkStats(8 * MIB, 64 * MIB);
+    small.record(25 * MS, 1000, MS);
+    assertEquals(0, small.cheapExtraBytes());
+  }
+
+  @Test
   void smallBodiesDoNotCountForThroughput() {
     LinkStats stats = new LinkStats(8 * MIB, 64 * MIB);
     stats.record(25 * MS, 1000, MS);

@@ -16,7 +16,9 @@ import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.common.object.RequestOptions;
 import io.seekwell.testing.InMemoryObjectClient;
+import io.seekwell.testing.ManualClock;
 import io.seekwell.testing.TestData;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,6 +79,51 @@ class ObjectReaderTest {
     }
   }
 
+  /**
+   * The in-memory store behind an emulated far link, on a {@link ManualClock}: every GET waits 25
+   * ms for its first byte and its body arrives at 90 MB/s.
+   */
+  private static final class FarLink implements ObjectClient {
+    private static final double BYTES_PER_NANO = 90e6 / 1e9;
+    private final ObjectClient store;
+    private final ManualClock clock;
+
+    FarLink(ObjectClient store, ManualClock clock) {
+      this.store = store;
+      this.clock = clock;
+    }
+
+    @Override
+    public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
+      return store.headObject(request);
+    }
+
+    @Override
+    public CompletableFuture<ObjectContent> getObject(GetRequest request) {
+      clock.advance(Duration.ofMillis(25));
+      return store
+          .getObject(request)
+          .thenApply(
+              content ->
+                  new ObjectContent(
+                      content.range(),
+                      content.etag(),
+                      new FilterInputStream(content.stream()) {
+                        @Override
+                        public int read(byte[] buffer, int offset, int length) throws IOException {
+                          int n = super.read(buffer, offset, length);
+                          clock.advance(Duration.ofNanos((long) (Math.max(n, 0) / BYTES_PER_NANO)));
+                          return n;
+                        }
+                      }));
+    }
+
+    @Override
+    public void close() {
+      store.close();
+    }
+  }
+
   @AfterEach
   void close() {
     physicalIO.close();
@@ -105,6 +152,32 @@ class ObjectReaderTest {
         "idle readers keep " + retained + " bytes reachable; the bound is " + 16 * MIB);
     assertTrue(physicalIO.memoryUsed() <= 16 * MIB);
     readers.forEach(ObjectReader::close);
+  }
+
+  @Test
+  void aReadsOwnMissCarriesWhatAFarLinkTransfersInATenthOfItsFirstByte() throws IOException {
+    byte[] content = TestData.randomBytes(7, 64 * MIB);
+    ObjectLocation location = ObjectLocation.of("bucket", "far");
+    String etag = store.put(location, content);
+    ManualClock clock = new ManualClock();
+    try (PhysicalIO io =
+            new PhysicalIO(new FarLink(store, clock), CONFIGURATION, new Metrics(), clock);
+        ObjectReader reader = io.open(location, ObjectMetadata.of(content.length, etag), CONTEXT)) {
+      byte[] bytes = new byte[4096];
+      for (long position : new long[] {0, 8 * MIB, 8 * MIB + 200 * 1024, 16 * MIB}) {
+        assertEquals(bytes.length, reader.read(position, bytes, 0, bytes.length));
+        assertArrayEquals(
+            Arrays.copyOfRange(content, (int) position, (int) position + bytes.length), bytes);
+      }
+      // The first miss knows nothing of the link: the read-ahead size. Then a tenth of 25 ms at
+      // 90 MB/s is 225,000 bytes, so the read 200 KiB after the second lands in its GET.
+      assertEquals(
+          List.of(
+              ByteRange.ofLength(0, 64 * 1024),
+              ByteRange.ofLength(8 * MIB, 225_000),
+              ByteRange.ofLength(16 * MIB, 225_000)),
+          store.gets().stream().map(GetRequest::range).toList());
+    }
   }
 
   @Test

@@ -40,7 +40,9 @@ public class PlannerBenchmark {
 
   private final RequestPlanner planner =
       new RequestPlanner(
-          PhysicalIOConfiguration.DEFAULT, PhysicalIOConfiguration.DEFAULT::targetRequestSize);
+          PhysicalIOConfiguration.DEFAULT,
+          PhysicalIOConfiguration.DEFAULT::targetRequestSize,
+          () -> 0);
   private final NavigableMap<Long, Block> blocks = new ConcurrentSkipListMap<>();
   private long missPosition;
 
@@ -76,7 +78,8 @@ public class PlannerBenchmark {
   /** A 1-byte read that misses: widen to 64 KiB and find what is missing. */
   @Benchmark
   public List<ByteRange> planOneByteMiss() {
-    return planner.missingParts(planner.window(missPosition, missPosition, OBJECT_LENGTH), blocks);
+    return planner.missingParts(
+        planner.window(missPosition, missPosition, OBJECT_LENGTH, FetchPurpose.DEMAND), blocks);
   }
 
   /** A 64 MiB read over about 125 cached blocks: every gap one GET, split at 8 MiB. */
@@ -84,6 +87,7 @@ public class PlannerBenchmark {
   public List<ByteRange> plan64MiBRead() {
     long position = 256L << 20;
     return planner.missingParts(
-        planner.window(position, position + (64 << 20) - 1, OBJECT_LENGTH), blocks);
+        planner.window(position, position + (64 << 20) - 1, OBJECT_LENGTH, FetchPurpose.SCAN),
+        blocks);
   }
 }

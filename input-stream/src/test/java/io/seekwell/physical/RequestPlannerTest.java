@@ -24,7 +24,7 @@ class RequestPlannerTest {
   private static final ObjectKey OBJECT =
       new ObjectKey(new ScopedLocation(ObjectLocation.of("b", "k"), ""), "e", 1L << 30);
   private static final RequestPlanner PLANNER =
-      new RequestPlanner(PhysicalIOConfiguration.DEFAULT, () -> 8L << 20);
+      new RequestPlanner(PhysicalIOConfiguration.DEFAULT, () -> 8L << 20, () -> 0);
 
   private static NavigableMap<Long, Block> blocks(ByteRange... ranges) {
     NavigableMap<Long, Block> map = new TreeMap<>();
@@ -44,9 +44,49 @@ class RequestPlannerTest {
 
   @Test
   void aMissIsWidenedToTheReadAheadButNotPastTheEnd() {
-    assertEquals(ByteRange.of(100, 100 + 64 * KIB - 1), PLANNER.window(100, 100, 10 * MIB));
-    assertEquals(ByteRange.of(100, 5 * MIB), PLANNER.window(100, 5 * MIB, 10 * MIB));
-    assertEquals(ByteRange.of(1000, 1999), PLANNER.window(1000, 1000, 2000));
+    for (FetchPurpose purpose : FetchPurpose.values()) {
+      assertEquals(
+          ByteRange.of(100, 100 + 64 * KIB - 1), PLANNER.window(100, 100, 10 * MIB, purpose));
+      assertEquals(ByteRange.of(100, 5 * MIB), PLANNER.window(100, 5 * MIB, 10 * MIB, purpose));
+      assertEquals(ByteRange.of(1000, 1999), PLANNER.window(1000, 1000, 2000, purpose));
+    }
+  }
+
+  @Test
+  void aReadsOwnMissCarriesTheBytesTheLinkCarriesCheaplyUpToTheMissLimit() {
+    long[] cheap = {225 * KIB};
+    RequestPlanner planner =
+        new RequestPlanner(PhysicalIOConfiguration.DEFAULT, () -> 8L << 20, () -> cheap[0]);
+    assertEquals(
+        ByteRange.of(100, 100 + 225 * KIB - 1),
+        planner.window(100, 100, 10 * MIB, FetchPurpose.DEMAND));
+    // Prefetches keep their own width: they were asked for exactly.
+    assertEquals(
+        ByteRange.of(100, 100 + 64 * KIB - 1),
+        planner.window(100, 100, 10 * MIB, FetchPurpose.SCAN));
+    assertEquals(
+        ByteRange.of(100, 100 + 64 * KIB - 1),
+        planner.window(100, 100, 10 * MIB, FetchPurpose.AHEAD));
+    // A link whose first byte is slow widens no further than physicalio.miss.max.bytes.
+    cheap[0] = 10 * MIB;
+    assertEquals(
+        ByteRange.of(100, 100 + 256 * KIB - 1),
+        planner.window(100, 100, 10 * MIB, FetchPurpose.DEMAND));
+    RequestPlanner fixed =
+        new RequestPlanner(
+            PhysicalIOConfiguration.builder().missMaxBytes(64 * KIB).build(),
+            () -> 8L << 20,
+            () -> cheap[0]);
+    assertEquals(
+        ByteRange.of(100, 100 + 64 * KIB - 1),
+        fixed.window(100, 100, 10 * MIB, FetchPurpose.DEMAND));
+    // A fast one never narrows below the read-ahead, and a long read is never cut.
+    cheap[0] = KIB;
+    assertEquals(
+        ByteRange.of(100, 100 + 64 * KIB - 1),
+        planner.window(100, 100, 10 * MIB, FetchPurpose.DEMAND));
+    assertEquals(
+        ByteRange.of(100, 5 * MIB), planner.window(100, 5 * MIB, 10 * MIB, FetchPurpose.DEMAND));
   }
 
   @Test
@@ -85,7 +125,8 @@ class RequestPlannerTest {
   @Test
   void eachPlanSplitsByTheRequestSizeOfItsTime() {
     long[] size = {8 * MIB};
-    RequestPlanner planner = new RequestPlanner(PhysicalIOConfiguration.DEFAULT, () -> size[0]);
+    RequestPlanner planner =
+        new RequestPlanner(PhysicalIOConfiguration.DEFAULT, () -> size[0], () -> 0);
     assertEquals(8, planner.missingParts(ByteRange.of(0, 64 * MIB - 1), blocks()).size());
     size[0] = 32 * MIB;
     assertEquals(
@@ -113,7 +154,7 @@ class RequestPlannerTest {
             .readTimeout(java.time.Duration.ofMinutes(1))
             .fetchThreads(1)
             .build();
-    RequestPlanner planner = new RequestPlanner(small, small::targetRequestSize);
+    RequestPlanner planner = new RequestPlanner(small, small::targetRequestSize, () -> 0);
     List<ByteRange> held = new ArrayList<>();
     long nextFree = 0;
     for (long start : starts.stream().sorted().toList()) {
