@@ -106,7 +106,18 @@ class SeekwellS3FileIOTaskGroupMinioTest {
     for (int i = 0; i < FILES; i++) {
       read(files.get(i), i);
     }
-    assertEquals(FILES, metric(Metric.GET_REQUESTS), "one GET per file");
+    assertEquals(
+        FILES,
+        metric(Metric.GET_REQUESTS),
+        () ->
+            "one GET per file; demand GETs "
+                + metric(Metric.DEMAND_GET_REQUESTS)
+                + ", bytes "
+                + metric(Metric.BYTES_RECEIVED)
+                + ", prefetched "
+                + metric(Metric.PREFETCHED_BYTES)
+                + ", prefetched unused "
+                + metric(Metric.PREFETCHED_BYTES_UNUSED));
     assertEquals(0, metric(Metric.DEMAND_GET_REQUESTS), "no read waited for a GET of its own");
     assertEquals((long) FILES * SIZE, metric(Metric.BYTES_RECEIVED));
   }
