@@ -12,18 +12,17 @@ import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.logical.LogicalIOConfiguration;
+import io.seekwell.testing.Directories;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,13 +68,7 @@ class DiskCacheScopeTest {
   }
 
   private List<String> slots() throws IOException {
-    try (Stream<Path> entries = Files.list(directory)) {
-      return entries
-          .filter(Files::isDirectory)
-          .map(entry -> entry.getFileName().toString())
-          .sorted()
-          .toList();
-    }
+    return Directories.subdirectories(directory);
   }
 
   @Test

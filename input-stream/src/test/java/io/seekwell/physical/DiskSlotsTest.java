@@ -12,6 +12,7 @@ import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.common.object.RequestOptions;
+import io.seekwell.testing.Directories;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
 import java.io.IOException;
@@ -78,13 +79,7 @@ class DiskSlotsTest {
 
   /** The slots the directory holds, by name. */
   private List<String> slots() throws IOException {
-    try (Stream<Path> entries = Files.list(directory)) {
-      return entries
-          .filter(Files::isDirectory)
-          .map(entry -> entry.getFileName().toString())
-          .sorted()
-          .toList();
-    }
+    return Directories.subdirectories(directory);
   }
 
   /** The process marks in slot {@code name}. */

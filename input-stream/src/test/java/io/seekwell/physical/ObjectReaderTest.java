@@ -51,26 +51,17 @@ class ObjectReaderTest {
   private final PhysicalIO physicalIO =
       new PhysicalIO(store, CONFIGURATION, new Metrics(), Ticker.system());
 
-  /** The in-memory store, whose GETs are answered only once the test lets them. */
-  private static final class HeldAnswers implements ObjectClient {
-    private final ObjectClient store;
-    private final CountDownLatch sent = new CountDownLatch(1);
-    private final CompletableFuture<Void> answer = new CompletableFuture<>();
+  /** The in-memory store behind a test's GETs: HEADs and closing go straight to it. */
+  private abstract static class InFrontOfStore implements ObjectClient {
+    final ObjectClient store;
 
-    HeldAnswers(ObjectClient store) {
+    InFrontOfStore(ObjectClient store) {
       this.store = store;
     }
 
     @Override
     public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
       return store.headObject(request);
-    }
-
-    @Override
-    public CompletableFuture<ObjectContent> getObject(GetRequest request) {
-      CompletableFuture<ObjectContent> response = store.getObject(request);
-      sent.countDown();
-      return response.thenCombine(answer, (content, ignored) -> content);
     }
 
     @Override
@@ -79,23 +70,34 @@ class ObjectReaderTest {
     }
   }
 
+  /** The in-memory store, whose GETs are answered only once the test lets them. */
+  private static final class HeldAnswers extends InFrontOfStore {
+    private final CountDownLatch sent = new CountDownLatch(1);
+    private final CompletableFuture<Void> answer = new CompletableFuture<>();
+
+    HeldAnswers(ObjectClient store) {
+      super(store);
+    }
+
+    @Override
+    public CompletableFuture<ObjectContent> getObject(GetRequest request) {
+      CompletableFuture<ObjectContent> response = store.getObject(request);
+      sent.countDown();
+      return response.thenCombine(answer, (content, ignored) -> content);
+    }
+  }
+
   /**
    * The in-memory store behind an emulated far link, on a {@link ManualClock}: every GET waits 25
    * ms for its first byte and its body arrives at 90 MB/s.
    */
-  private static final class FarLink implements ObjectClient {
+  private static final class FarLink extends InFrontOfStore {
     private static final double BYTES_PER_NANO = 90e6 / 1e9;
-    private final ObjectClient store;
     private final ManualClock clock;
 
     FarLink(ObjectClient store, ManualClock clock) {
-      this.store = store;
+      super(store);
       this.clock = clock;
-    }
-
-    @Override
-    public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
-      return store.headObject(request);
     }
 
     @Override
@@ -116,11 +118,6 @@ class ObjectReaderTest {
                           return n;
                         }
                       }));
-    }
-
-    @Override
-    public void close() {
-      store.close();
     }
   }
 
