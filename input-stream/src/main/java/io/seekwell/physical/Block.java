@@ -52,6 +52,16 @@ final class Block {
   private final PriorityQueue<Waiter> waiters =
       new PriorityQueue<>(Comparator.comparingInt(Waiter::bytes));
 
+  /**
+   * Readers blocked in {@link #copy} and waiters queued, each changed under the lock and read
+   * without it by the fetcher, which takes the lock to wake them only when there are some. A reader
+   * or waiter writes its count before it reads {@code filled}, the fetcher writes {@code filled}
+   * before it reads the counts: one of the two sees the other, so nobody misses an arrival.
+   */
+  private volatile int sleepers;
+
+  private volatile int queuedWaiters;
+
   /** Someone who wants to know when the first {@code bytes} bytes have arrived. */
   private record Waiter(int bytes, CompletableFuture<Void> arrived) {}
 
@@ -238,6 +248,7 @@ final class Block {
     lock.lock();
     try {
       waiters.add(new Waiter(bytes, arrived));
+      queuedWaiters = waiters.size();
     } finally {
       lock.unlock();
     }
@@ -246,6 +257,9 @@ final class Block {
   }
 
   private void completeWaiters() {
+    if (queuedWaiters == 0) {
+      return;
+    }
     List<Waiter> ready = new ArrayList<>();
     IOException error;
     lock.lock();
@@ -255,6 +269,7 @@ final class Block {
       while (!waiters.isEmpty() && (error != null || waiters.peek().bytes() <= arrived)) {
         ready.add(waiters.poll());
       }
+      queuedWaiters = waiters.size();
     } finally {
       lock.unlock();
     }
@@ -281,6 +296,9 @@ final class Block {
   }
 
   private void signal() {
+    if (sleepers == 0) {
+      return;
+    }
     lock.lock();
     try {
       progress.signalAll();
@@ -352,6 +370,7 @@ final class Block {
   private int awaitBeyond(int from, long timeoutNanos) throws IOException {
     long remaining = timeoutNanos;
     lock.lock();
+    sleepers++;
     try {
       while (filled <= from) {
         IOException error = failure;
@@ -378,6 +397,7 @@ final class Block {
       interrupted.initCause(e);
       throw interrupted;
     } finally {
+      sleepers--;
       lock.unlock();
     }
   }
