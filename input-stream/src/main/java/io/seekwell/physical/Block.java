@@ -55,8 +55,9 @@ final class Block {
   /**
    * Readers blocked in {@link #copy} and waiters queued, each changed under the lock and read
    * without it by the fetcher, which takes the lock to wake them only when there are some. A reader
-   * or waiter writes its count before it reads {@code filled}, the fetcher writes {@code filled}
-   * before it reads the counts: one of the two sees the other, so nobody misses an arrival.
+   * or waiter writes its count before it reads {@code filled} and {@code failure}; the fetcher (or
+   * whoever fails the block) writes one of those before it reads the counts: one of the two sees
+   * the other, so nobody misses an arrival or a failure.
    */
   private volatile int sleepers;
 

@@ -250,7 +250,8 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
   /**
    * Makes sure GETs are in flight for the bytes around a read of {@code [position, end]}: the
    * missing parts of the widened window. Parts the read needs may evict blocks to get memory; parts
-   * only read ahead are refused when there is no room.
+   * only read ahead are refused when there is no room. A read's own miss that the link widened and
+   * that finds no room is planned again at the read-ahead size before it gives up.
    *
    * @return false if no memory could be found for the block holding {@code position}: the caller
    *     then reads those bytes straight into its own buffer
@@ -260,24 +261,42 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
       throws IOException {
     fetcher.ensureOpen();
     ByteRange window = planner.window(position, end, blocks.length(), purpose);
+    ByteRange readAhead = planner.readAheadWindow(position, end, blocks.length());
     blocks.planLock().lock();
     try {
-      for (ByteRange part : planner.missingParts(window, blocks.blocks())) {
-        Block block = memory.admit(blocks, part, purpose);
-        if (block == null) {
-          return !part.contains(position);
-        }
-        if (purpose.isPrefetch()) {
-          metrics.add(Metric.PREFETCHED_BYTES, part.length());
-        }
-        blocks.add(block);
-        memory.add(block);
-        tiers.fill(block, context);
-      }
-      return true;
+      return admitMissing(blocks, window, position, context, purpose)
+          || (!readAhead.equals(window)
+              && admitMissing(blocks, readAhead, position, context, purpose));
     } finally {
       blocks.planLock().unlock();
     }
+  }
+
+  /**
+   * Admits and starts filling the missing parts of {@code window}, under the object's plan lock.
+   *
+   * @return false if the part holding {@code position} found no memory (nothing is admitted then,
+   *     as it is the first part)
+   */
+  private boolean admitMissing(
+      ObjectBlocks blocks,
+      ByteRange window,
+      long position,
+      FetchContext context,
+      FetchPurpose purpose) {
+    for (ByteRange part : planner.missingParts(window, blocks.blocks())) {
+      Block block = memory.admit(blocks, part, purpose);
+      if (block == null) {
+        return !part.contains(position);
+      }
+      if (purpose.isPrefetch()) {
+        metrics.add(Metric.PREFETCHED_BYTES, part.length());
+      }
+      blocks.add(block);
+      memory.add(block);
+      tiers.fill(block, context);
+    }
+    return true;
   }
 
   /** See {@link MemoryTier#readThrough}. */

@@ -50,6 +50,17 @@ final class RequestPlanner {
       long cheap = cheapExtraBytes.getAsLong();
       width = Math.max(width, Math.min(cheap, missMaxBytes));
     }
+    return widened(position, end, objectLength, width);
+  }
+
+  /**
+   * The bytes to have for a read of {@code [position, end]}, widened to the read-ahead size only.
+   */
+  ByteRange readAheadWindow(long position, long end, long objectLength) {
+    return widened(position, end, objectLength, readAheadBytes);
+  }
+
+  private static ByteRange widened(long position, long end, long objectLength, long width) {
     long widenedEnd = Math.max(end, position + width - 1);
     return ByteRange.of(position, Math.min(widenedEnd, objectLength - 1));
   }

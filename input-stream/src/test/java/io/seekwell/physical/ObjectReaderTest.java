@@ -152,7 +152,7 @@ class ObjectReaderTest {
   }
 
   @Test
-  void aReadsOwnMissCarriesWhatAFarLinkTransfersInATenthOfItsFirstByte() throws IOException {
+  void aReadsOwnMissCarriesWhatAFarLinkTransfersInATenthOfItsFirstByte() throws Exception {
     byte[] content = TestData.randomBytes(7, 64 * MIB);
     ObjectLocation location = ObjectLocation.of("bucket", "far");
     String etag = store.put(location, content);
@@ -165,6 +165,7 @@ class ObjectReaderTest {
         assertEquals(bytes.length, reader.read(position, bytes, 0, bytes.length));
         assertArrayEquals(
             Arrays.copyOfRange(content, (int) position, (int) position + bytes.length), bytes);
+        awaitMeasured();
       }
       // The first miss knows nothing of the link: the read-ahead size. Then a tenth of 25 ms at
       // 90 MB/s is 225,000 bytes, so the read 200 KiB after the second lands in its GET.
@@ -173,6 +174,39 @@ class ObjectReaderTest {
               ByteRange.ofLength(0, 64 * 1024),
               ByteRange.ofLength(8 * MIB, 225_000),
               ByteRange.ofLength(16 * MIB, 225_000)),
+          store.gets().stream().map(GetRequest::range).toList());
+    }
+  }
+
+  /**
+   * Waits until every GET's body is closed, which the fetch thread does after recording the GET in
+   * the link's statistics: that may be just after the read that waited for the bytes returned.
+   */
+  private void awaitMeasured() throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    while (store.openContents() > 0) {
+      assertTrue(System.nanoTime() < deadline, "a GET's body was never closed");
+      Thread.sleep(1);
+    }
+  }
+
+  @Test
+  void aWidenedMissWithNoRoomFallsBackToTheReadAheadSize() throws Exception {
+    byte[] content = TestData.randomBytes(8, 16 * MIB);
+    ObjectLocation location = ObjectLocation.of("bucket", "far-small-memory");
+    String etag = store.put(location, content);
+    ManualClock clock = new ManualClock();
+    PhysicalIOConfiguration small = CONFIGURATION.toBuilder().maxMemoryLimit(128 * 1024).build();
+    try (PhysicalIO io = new PhysicalIO(new FarLink(store, clock), small, new Metrics(), clock);
+        ObjectReader reader = io.open(location, ObjectMetadata.of(content.length, etag), CONTEXT)) {
+      byte[] bytes = new byte[4096];
+      reader.read(0, bytes, 0, bytes.length);
+      awaitMeasured();
+      // 225,000 bytes do not fit in 128 KiB; 64 KiB do, and the read is cached rather than direct.
+      assertEquals(bytes.length, reader.read(8 * MIB, bytes, 0, bytes.length));
+      assertArrayEquals(Arrays.copyOfRange(content, 8 * MIB, 8 * MIB + bytes.length), bytes);
+      assertEquals(
+          List.of(ByteRange.ofLength(0, 64 * 1024), ByteRange.ofLength(8 * MIB, 64 * 1024)),
           store.gets().stream().map(GetRequest::range).toList());
     }
   }

@@ -80,6 +80,11 @@ class RequestPlannerTest {
     assertEquals(
         ByteRange.of(100, 100 + 64 * KIB - 1),
         fixed.window(100, 100, 10 * MIB, FetchPurpose.DEMAND));
+    // Never past the end of a short object; the read-ahead window is the narrow one to fall back
+    // to.
+    assertEquals(ByteRange.of(100, 999), planner.window(100, 100, 1000, FetchPurpose.DEMAND));
+    assertEquals(
+        ByteRange.of(100, 100 + 64 * KIB - 1), planner.readAheadWindow(100, 100, 10 * MIB));
     // A fast one never narrows below the read-ahead, and a long read is never cut.
     cheap[0] = KIB;
     assertEquals(
