@@ -15,6 +15,8 @@ import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The block cache of one factory, shared by all its streams: the registry of the object versions it
@@ -99,6 +101,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * connection or reservation is left.
  */
 final class BlockStore implements AutoCloseable, Fetcher.Versions {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BlockStore.class);
 
   private final RequestPlanner planner;
   private final MemoryTier memory;
@@ -264,27 +268,51 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
     ByteRange readAhead = planner.readAheadWindow(position, end, blocks.length());
     blocks.planLock().lock();
     try {
-      return admitMissing(blocks, window, position, context, purpose)
-          || (!readAhead.equals(window)
-              && admitMissing(blocks, readAhead, position, context, purpose));
+      List<ByteRange> parts = planner.missingParts(window, blocks.blocks());
+      if (admitMissing(blocks, parts, position, context, purpose)) {
+        long widened = bytesAfter(parts, readAhead.end());
+        if (widened > 0) {
+          metrics.add(Metric.MISS_WIDENED_BYTES, widened);
+          LOG.debug(
+              "{}: the miss at {} widened by the link to {}, {} bytes past the read-ahead size",
+              blocks.key().location(),
+              position,
+              window,
+              widened);
+        }
+        return true;
+      }
+      return !readAhead.equals(window)
+          && admitMissing(
+              blocks, planner.missingParts(readAhead, blocks.blocks()), position, context, purpose);
     } finally {
       blocks.planLock().unlock();
     }
   }
 
+  /** How many bytes of {@code parts} lie after {@code end}. */
+  private static long bytesAfter(List<ByteRange> parts, long end) {
+    long after = 0;
+    for (ByteRange part : parts) {
+      after += Math.max(0, part.end() - Math.max(part.start() - 1, end));
+    }
+    return after;
+  }
+
   /**
-   * Admits and starts filling the missing parts of {@code window}, under the object's plan lock.
+   * Admits and starts filling the missing {@code parts} of a read at {@code position}, under the
+   * object's plan lock.
    *
    * @return false if the part holding {@code position} found no memory (nothing is admitted then,
    *     as it is the first part)
    */
   private boolean admitMissing(
       ObjectBlocks blocks,
-      ByteRange window,
+      List<ByteRange> parts,
       long position,
       FetchContext context,
       FetchPurpose purpose) {
-    for (ByteRange part : planner.missingParts(window, blocks.blocks())) {
+    for (ByteRange part : parts) {
       Block block = memory.admit(blocks, part, purpose);
       if (block == null) {
         return !part.contains(position);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.seekwell.PhysicalIOConfiguration;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.concurrent.Ticker;
+import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.HeadRequest;
@@ -157,8 +158,8 @@ class ObjectReaderTest {
     ObjectLocation location = ObjectLocation.of("bucket", "far");
     String etag = store.put(location, content);
     ManualClock clock = new ManualClock();
-    try (PhysicalIO io =
-            new PhysicalIO(new FarLink(store, clock), CONFIGURATION, new Metrics(), clock);
+    Metrics metrics = new Metrics();
+    try (PhysicalIO io = new PhysicalIO(new FarLink(store, clock), CONFIGURATION, metrics, clock);
         ObjectReader reader = io.open(location, ObjectMetadata.of(content.length, etag), CONTEXT)) {
       byte[] bytes = new byte[4096];
       for (long position : new long[] {0, 8 * MIB, 8 * MIB + 200 * 1024, 16 * MIB}) {
@@ -175,6 +176,7 @@ class ObjectReaderTest {
               ByteRange.ofLength(8 * MIB, 225_000),
               ByteRange.ofLength(16 * MIB, 225_000)),
           store.gets().stream().map(GetRequest::range).toList());
+      assertEquals(2 * (225_000 - 64 * 1024), metrics.get(Metric.MISS_WIDENED_BYTES));
     }
   }
 
@@ -197,7 +199,8 @@ class ObjectReaderTest {
     String etag = store.put(location, content);
     ManualClock clock = new ManualClock();
     PhysicalIOConfiguration small = CONFIGURATION.toBuilder().maxMemoryLimit(128 * 1024).build();
-    try (PhysicalIO io = new PhysicalIO(new FarLink(store, clock), small, new Metrics(), clock);
+    Metrics metrics = new Metrics();
+    try (PhysicalIO io = new PhysicalIO(new FarLink(store, clock), small, metrics, clock);
         ObjectReader reader = io.open(location, ObjectMetadata.of(content.length, etag), CONTEXT)) {
       byte[] bytes = new byte[4096];
       reader.read(0, bytes, 0, bytes.length);
@@ -208,6 +211,7 @@ class ObjectReaderTest {
       assertEquals(
           List.of(ByteRange.ofLength(0, 64 * 1024), ByteRange.ofLength(8 * MIB, 64 * 1024)),
           store.gets().stream().map(GetRequest::range).toList());
+      assertEquals(0, metrics.get(Metric.MISS_WIDENED_BYTES));
     }
   }
 

@@ -35,6 +35,11 @@ public enum Metric {
    * granule counts as read when any of its bytes was): the over-read.
    */
   PREFETCHED_BYTES_UNUSED,
+  /**
+   * Bytes that reads' own misses carried beyond {@code physicalio.readaheadbytes}, because the link
+   * transfers them in a tenth of its time to first byte ({@code physicalio.miss.max.bytes}).
+   */
+  MISS_WIDENED_BYTES,
   /** GETs sent again while the first was still waiting for its response headers. */
   HEDGED_GETS,
   /** Hedged GETs whose copy answered first. */
