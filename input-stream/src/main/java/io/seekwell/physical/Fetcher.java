@@ -101,18 +101,36 @@ final class Fetcher implements AutoCloseable {
     CompletableFuture<Void> done = new CompletableFuture<>();
     try {
       pool.execute(
-          () -> {
-            try {
-              get(blocks, range, context, reader);
-              done.complete(null);
-            } catch (IOException | RuntimeException | Error e) {
-              done.completeExceptionally(e);
+          new DaemonPools.Abandonable() {
+            @Override
+            public void run() {
+              try {
+                get(blocks, range, context, reader);
+                done.complete(null);
+              } catch (IOException | RuntimeException | Error e) {
+                done.completeExceptionally(e);
+              }
+            }
+
+            @Override
+            public void abandon() {
+              done.completeExceptionally(closedBefore(blocks, range, null));
             }
           });
     } catch (RejectedExecutionException e) {
-      done.completeExceptionally(new IOException("The stream factory is closed", e));
+      done.completeExceptionally(closedBefore(blocks, range, e));
     }
     return done;
+  }
+
+  private static IOException closedBefore(ObjectBlocks blocks, ByteRange range, Exception cause) {
+    return new IOException(
+        "The stream factory closed before the GET of "
+            + range
+            + " of "
+            + blocks.key().location()
+            + " was sent",
+        cause);
   }
 
   /**

@@ -154,16 +154,11 @@ class ObjectReaderTest {
 
   @Test
   void aReadsOwnMissCarriesWhatAFarLinkTransfersInATenthOfItsFirstByte() throws Exception {
-    byte[] content = TestData.randomBytes(7, 64 * MIB);
-    ObjectLocation location = ObjectLocation.of("bucket", "far");
-    String etag = store.put(location, content);
-    ManualClock clock = new ManualClock();
-    Metrics metrics = new Metrics();
-    try (PhysicalIO io = new PhysicalIO(new FarLink(store, clock), CONFIGURATION, metrics, clock);
-        ObjectReader reader = io.open(location, ObjectMetadata.of(content.length, etag), CONTEXT)) {
+    try (FarReader far = openFar("far", 64 * MIB, CONFIGURATION)) {
+      byte[] content = far.content();
       byte[] bytes = new byte[4096];
       for (long position : new long[] {0, 8 * MIB, 8 * MIB + 200 * 1024, 16 * MIB}) {
-        assertEquals(bytes.length, reader.read(position, bytes, 0, bytes.length));
+        assertEquals(bytes.length, far.reader().read(position, bytes, 0, bytes.length));
         assertArrayEquals(
             Arrays.copyOfRange(content, (int) position, (int) position + bytes.length), bytes);
         awaitMeasured();
@@ -176,7 +171,31 @@ class ObjectReaderTest {
               ByteRange.ofLength(8 * MIB, 225_000),
               ByteRange.ofLength(16 * MIB, 225_000)),
           store.gets().stream().map(GetRequest::range).toList());
-      assertEquals(2 * (225_000 - 64 * 1024), metrics.get(Metric.MISS_WIDENED_BYTES));
+      assertEquals(2 * (225_000 - 64 * 1024), far.metrics().get(Metric.MISS_WIDENED_BYTES));
+    }
+  }
+
+  /**
+   * A reader of a fresh object of {@code size} random bytes behind a {@link FarLink} whose clock
+   * only the link moves, with metrics of its own.
+   */
+  private FarReader openFar(String key, int size, PhysicalIOConfiguration configuration) {
+    byte[] content = TestData.randomBytes(key.hashCode(), size);
+    ObjectLocation location = ObjectLocation.of("bucket", key);
+    String etag = store.put(location, content);
+    ManualClock clock = new ManualClock();
+    Metrics metrics = new Metrics();
+    PhysicalIO io = new PhysicalIO(new FarLink(store, clock), configuration, metrics, clock);
+    return new FarReader(
+        content, metrics, io, io.open(location, ObjectMetadata.of(content.length, etag), CONTEXT));
+  }
+
+  private record FarReader(byte[] content, Metrics metrics, PhysicalIO io, ObjectReader reader)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      reader.close();
+      io.close();
     }
   }
 
@@ -194,14 +213,10 @@ class ObjectReaderTest {
 
   @Test
   void aWidenedMissWithNoRoomFallsBackToTheReadAheadSize() throws Exception {
-    byte[] content = TestData.randomBytes(8, 16 * MIB);
-    ObjectLocation location = ObjectLocation.of("bucket", "far-small-memory");
-    String etag = store.put(location, content);
-    ManualClock clock = new ManualClock();
     PhysicalIOConfiguration small = CONFIGURATION.toBuilder().maxMemoryLimit(128 * 1024).build();
-    Metrics metrics = new Metrics();
-    try (PhysicalIO io = new PhysicalIO(new FarLink(store, clock), small, metrics, clock);
-        ObjectReader reader = io.open(location, ObjectMetadata.of(content.length, etag), CONTEXT)) {
+    try (FarReader far = openFar("far-small-memory", 16 * MIB, small)) {
+      byte[] content = far.content();
+      ObjectReader reader = far.reader();
       byte[] bytes = new byte[4096];
       reader.read(0, bytes, 0, bytes.length);
       awaitMeasured();
@@ -211,7 +226,7 @@ class ObjectReaderTest {
       assertEquals(
           List.of(ByteRange.ofLength(0, 64 * 1024), ByteRange.ofLength(8 * MIB, 64 * 1024)),
           store.gets().stream().map(GetRequest::range).toList());
-      assertEquals(0, metrics.get(Metric.MISS_WIDENED_BYTES));
+      assertEquals(0, far.metrics().get(Metric.MISS_WIDENED_BYTES));
     }
   }
 

@@ -35,32 +35,51 @@ public final class BlockingCalls implements AutoCloseable {
   public <T> CompletableFuture<T> run(Supplier<T> call, Consumer<? super T> discard) {
     CompletableFuture<T> future = new CompletableFuture<>();
     try {
-      executor.execute(
-          () -> {
-            if (future.isDone()) {
-              return;
-            }
-            try {
-              T result = call.get();
-              if (!future.complete(result)) {
-                discard.accept(result);
-              }
-            } catch (RuntimeException | Error e) {
-              // An Error too (say, a NoSuchMethodError from an SDK older than Seekwell was built
-              // against) goes to the caller: escaping here, it would end the thread, and engines
-              // such as Spark end the JVM on any uncaught error.
-              future.completeExceptionally(e);
-            }
-          });
+      executor.execute(new Call<>(call, discard, future));
     } catch (RejectedExecutionException e) {
-      future.completeExceptionally(new IllegalStateException("The object client is closed", e));
+      future.completeExceptionally(closed(e));
     }
     return future;
   }
 
-  /** Stops taking calls and interrupts idle threads; does not wait for calls still blocked. */
+  /**
+   * Stops taking calls, fails the calls still queued and interrupts idle threads; does not wait for
+   * calls still blocked.
+   */
   @Override
   public void close() {
-    executor.shutdownNow();
+    DaemonPools.stop(executor);
+  }
+
+  private static IllegalStateException closed(Exception cause) {
+    return new IllegalStateException("The object client is closed", cause);
+  }
+
+  /** One call on the pool, or, if the pool closes first, its future failed. */
+  private record Call<T>(Supplier<T> call, Consumer<? super T> discard, CompletableFuture<T> future)
+      implements DaemonPools.Abandonable {
+
+    @Override
+    public void run() {
+      if (future.isDone()) {
+        return;
+      }
+      try {
+        T result = call.get();
+        if (!future.complete(result)) {
+          discard.accept(result);
+        }
+      } catch (RuntimeException | Error e) {
+        // An Error too (say, a NoSuchMethodError from an SDK older than Seekwell was built
+        // against) goes to the caller: escaping here, it would end the thread, and engines
+        // such as Spark end the JVM on any uncaught error.
+        future.completeExceptionally(e);
+      }
+    }
+
+    @Override
+    public void abandon() {
+      future.completeExceptionally(closed(null));
+    }
   }
 }

@@ -1,6 +1,7 @@
 package io.seekwell.common.concurrent;
 
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -41,9 +42,32 @@ public final class DaemonPools {
     return pool;
   }
 
-  /** Interrupts the pool's threads and waits up to 10 seconds for them to end. */
+  /**
+   * A task that is told when its pool shuts down before running it, so that whoever waits for its
+   * result fails at once instead of at its deadline.
+   */
+  public interface Abandonable extends Runnable {
+    /** Runs instead of {@link #run()} on the thread that shuts the pool down; must not block. */
+    void abandon();
+  }
+
+  /**
+   * Stops the pool without waiting: interrupts its threads and abandons the tasks still queued (an
+   * {@link Abandonable} is told, a {@link Future} is cancelled, any other task is dropped).
+   */
+  public static void stop(ExecutorService pool) {
+    for (Runnable task : pool.shutdownNow()) {
+      if (task instanceof Abandonable abandonable) {
+        abandonable.abandon();
+      } else if (task instanceof Future<?> future) {
+        future.cancel(false);
+      }
+    }
+  }
+
+  /** {@link #stop}s the pool, then waits up to 10 seconds for its threads to end. */
   public static void shutdown(ExecutorService pool) {
-    pool.shutdownNow();
+    stop(pool);
     try {
       pool.awaitTermination(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

@@ -2,6 +2,7 @@ package io.seekwell.common.concurrent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -89,6 +90,43 @@ class DaemonPoolsTest {
     DaemonPools.shutdown(pool);
 
     assertThrows(RejectedExecutionException.class, () -> pool.execute(() -> {}));
+  }
+
+  @Test
+  void tasksStillQueuedAtShutdownAreAbandonedOrCancelledNotLeftPending() throws Exception {
+    ThreadPoolExecutor pool = DaemonPools.bounded("abandoned-", 1);
+    CountDownLatch running = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    pool.execute(
+        () -> {
+          running.countDown();
+          try {
+            release.await(10, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+    assertTrue(running.await(10, TimeUnit.SECONDS));
+    List<String> told = new ArrayList<>();
+    pool.execute(
+        new DaemonPools.Abandonable() {
+          @Override
+          public void run() {
+            told.add("run");
+          }
+
+          @Override
+          public void abandon() {
+            told.add("abandoned");
+          }
+        });
+    Future<?> submitted = pool.submit(() -> told.add("submitted ran"));
+
+    DaemonPools.shutdown(pool);
+
+    assertEquals(List.of("abandoned"), told);
+    assertTrue(submitted.isCancelled());
+    assertTrue(pool.isTerminated());
   }
 
   /** Waits for {@code condition}, failing after 10 seconds. */
