@@ -29,6 +29,25 @@ final class Clients {
   }
 
   /**
+   * The CRT client as Seekwell's docs build it ({@link SdkClients#crtBuilder}) for {@code
+   * configuration}, counted by {@code counter}.
+   */
+  static S3AsyncClient crt(
+      URI endpoint,
+      StaticCredentialsProvider credentials,
+      RequestCounter counter,
+      ObjectClientConfiguration configuration) {
+    S3AsyncClient crt =
+        SdkClients.crtBuilder(configuration)
+            .endpointOverride(endpoint)
+            .region(Region.US_EAST_1)
+            .credentialsProvider(credentials)
+            .forcePathStyle(true)
+            .build();
+    return new CountedCrtClient(crt, counter);
+  }
+
+  /**
    * As {@link #async}, with the SDK's default retries (3 attempts, a longer backoff after
    * throttling), as an application that does not retry by itself deploys it.
    */

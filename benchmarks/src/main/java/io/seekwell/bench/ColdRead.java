@@ -124,10 +124,11 @@ final class ColdRead {
 
   /**
    * A fresh read path whose clients {@code counter} counts; closing it closes them: {@code
-   * seekwell}, {@code aal}, {@code iceberg-default}, {@code s3a-classic}, and Seekwell through its
-   * connectors, {@code seekwell-iceberg} and {@code seekwell-s3a}. The {@code seekwell} settings
-   * (Seekwell's configuration keys) apply to all three Seekwell paths, given as each stack gives
-   * them: as they are, as {@code seekwell.*} FileIO properties, as {@code fs.s3a.seekwell.*}.
+   * seekwell}, the same over the CRT client, {@code seekwell-crt}, {@code aal}, {@code
+   * iceberg-default}, {@code s3a-classic}, and Seekwell through its connectors, {@code
+   * seekwell-iceberg} and {@code seekwell-s3a}. The {@code seekwell} settings (Seekwell's
+   * configuration keys) apply to all three Seekwell paths, given as each stack gives them: as they
+   * are, as {@code seekwell.*} FileIO properties, as {@code fs.s3a.seekwell.*}.
    */
   static ReadPath open(
       String name,
@@ -142,6 +143,13 @@ final class ColdRead {
               Clients.async(endpoint, credentials, counter),
               Dataset.BUCKET,
               configuration(seekwell));
+      case "seekwell-crt" -> {
+        S3SeekableInputStreamConfiguration configuration = configuration(seekwell);
+        yield new SeekwellPath(
+            Clients.crt(endpoint, credentials, counter, configuration.client()),
+            Dataset.BUCKET,
+            configuration);
+      }
       case "aal" -> new AalPath(Clients.async(endpoint, credentials, counter), Dataset.BUCKET);
       case "iceberg-default" ->
           new IcebergPath(

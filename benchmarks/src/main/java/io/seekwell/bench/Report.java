@@ -121,6 +121,7 @@ final class Report {
   static final Map<String, List<String>> STACK_PEERS =
       Map.of(
           "seekwell", List.of("aal"),
+          "seekwell-crt", List.of("aal"),
           "seekwell-iceberg", List.of("iceberg-default"),
           "seekwell-s3a", List.of("s3a-classic", ColdRead.ORC_TUNED));
 

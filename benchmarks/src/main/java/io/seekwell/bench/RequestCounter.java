@@ -14,6 +14,9 @@ import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.Abortable;
 import software.amazon.awssdk.http.AbortableInputStream;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.S3Request;
 
 /**
  * Counts, outside the code under test and the same way for every read path, the GETs and HEADs an
@@ -58,6 +61,20 @@ final class RequestCounter implements ExecutionInterceptor {
     return context
         .responsePublisher()
         .map(publisher -> subscriber -> publisher.subscribe(new CountingSubscriber(subscriber)));
+  }
+
+  /** Counts a request of a client that runs no execution interceptors (the CRT client). */
+  void sent(S3Request request) {
+    if (request instanceof GetObjectRequest) {
+      gets.incrementAndGet();
+    } else if (request instanceof HeadObjectRequest) {
+      heads.incrementAndGet();
+    }
+  }
+
+  /** Counts body bytes received by a client that runs no execution interceptors. */
+  void received(long count) {
+    bytes.addAndGet(count);
   }
 
   long gets() {
