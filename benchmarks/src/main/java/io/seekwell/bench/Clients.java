@@ -29,8 +29,9 @@ final class Clients {
   }
 
   /**
-   * The CRT client as Seekwell's docs build it ({@link SdkClients#crtBuilder}) for {@code
-   * configuration}, counted by {@code counter}.
+   * The CRT client built by {@link SdkClients#crtBuilder} for {@code configuration} (its retries
+   * inside the CRT, Seekwell's on top with the configuration's defaults; a healthy run retries
+   * nothing), counted by {@code counter}.
    */
   static S3AsyncClient crt(
       URI endpoint,

@@ -63,6 +63,11 @@ final class CountedCrtClient extends DelegatingS3AsyncClient {
     }
 
     @Override
+    public String name() {
+      return delegate.name();
+    }
+
+    @Override
     public void exceptionOccurred(Throwable error) {
       delegate.exceptionOccurred(error);
     }

@@ -36,9 +36,14 @@ final class DiskDirectory {
   private static final Logger LOG = LoggerFactory.getLogger(DiskTier.class);
   private static final String INDEX_SUFFIX = ".index";
   private static final String DATA_SUFFIX = ".data";
+  private static final String PROBE_PREFIX = ".direct";
+  private static final String PROBE_SUFFIX = ".probe";
 
-  /** An object version found in the directory: its name and its index file's size. */
-  record Listed(String name, long indexSize) {}
+  /**
+   * An object version found in the directory: its name and the bytes its index lists, estimated
+   * from the index's header and size ({@link GranuleIndex#estimatedBytes}).
+   */
+  record Listed(String name, long estimatedBytes) {}
 
   private final Path path;
   private final DiskDirectoryLock lock;
@@ -114,7 +119,7 @@ final class DiskDirectory {
    * it (a few do), the tier writes through the page cache.
    */
   private static boolean directWritesWork(Path directory) throws IOException {
-    Path probe = Files.createTempFile(directory, ".direct", ".probe");
+    Path probe = Files.createTempFile(directory, PROBE_PREFIX, PROBE_SUFFIX);
     try (FileChannel channel =
         FileChannel.open(probe, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT)) {
       return channel.isOpen();
@@ -130,11 +135,12 @@ final class DiskDirectory {
   }
 
   /**
-   * The object versions the directory holds, least recently written first, reading no index; a data
-   * file whose index was never written (a crash) is of no use and is deleted.
+   * The object versions the directory holds, least recently written first, each estimated from its
+   * index's header; a data file whose index was never written and a direct I/O probe never deleted
+   * (both left by a crash) are of no use and are deleted.
    */
   List<Listed> recover() throws IOException {
-    record Found(String name, long size, FileTime modified) {}
+    record Found(String name, long estimatedBytes, FileTime modified) {}
     List<Found> found = new ArrayList<>();
     List<Path> dataFiles = new ArrayList<>();
     try (Stream<Path> files = Files.list(path)) {
@@ -144,10 +150,12 @@ final class DiskDirectory {
           found.add(
               new Found(
                   name.substring(0, name.length() - INDEX_SUFFIX.length()),
-                  Files.size(file),
+                  GranuleIndex.estimatedBytes(file, Files.size(file)),
                   Files.getLastModifiedTime(file)));
         } else if (name.endsWith(DATA_SUFFIX)) {
           dataFiles.add(file);
+        } else if (name.startsWith(PROBE_PREFIX) && name.endsWith(PROBE_SUFFIX)) {
+          Files.deleteIfExists(file); // only the slot's holder probes, and its probe is gone
         }
       }
     }
@@ -158,7 +166,7 @@ final class DiskDirectory {
       }
     }
     found.sort(Comparator.comparing(Found::modified));
-    return found.stream().map(entry -> new Listed(entry.name(), entry.size())).toList();
+    return found.stream().map(entry -> new Listed(entry.name(), entry.estimatedBytes())).toList();
   }
 
   /** The identity an object version's index names: location, length, ETag, SSE-C key MD5. */

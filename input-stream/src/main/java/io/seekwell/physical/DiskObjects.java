@@ -37,7 +37,7 @@ final class DiskObjects {
   DiskObjects(DiskDirectory directory, Iterable<DiskDirectory.Listed> listed) {
     this.directory = directory;
     for (DiskDirectory.Listed entry : listed) {
-      long bytes = GranuleIndex.estimatedBytes(entry.indexSize());
+      long bytes = entry.estimatedBytes();
       add(entry.name(), directory.object(entry.name(), true, bytes, storedBytes::addAndGet));
       storedBytes.addAndGet(bytes);
     }

@@ -1,7 +1,11 @@
 package io.seekwell.physical;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.zip.CRC32C;
@@ -28,6 +32,9 @@ final class GranuleIndex {
 
   private static final byte[] MAGIC = "SEEKWELL-DISK-1\n".getBytes(StandardCharsets.US_ASCII);
 
+  /** The most bytes of an index file read to estimate it: a header with any likely identity. */
+  private static final int HEADER_PEEK = 4096;
+
   private final long length;
   private final int[] checksums;
   private final AtomicLongArray present;
@@ -50,8 +57,31 @@ final class GranuleIndex {
     return (long) granule * GRANULE;
   }
 
-  /** The estimate of bytes an index file of {@code indexSize} bytes lists, before reading it. */
-  static long estimatedBytes(long indexSize) {
+  /**
+   * The estimate of bytes the index file {@code indexFile} of {@code indexSize} bytes lists, from
+   * its header alone: a granule for each record after the header (an upper bound, as a granule
+   * written again after it was found bad has two records), at most the object's length. A file
+   * whose header cannot be read is estimated from its size alone, a granule for every record's
+   * bytes in it.
+   */
+  static long estimatedBytes(Path indexFile, long indexSize) {
+    byte[] start = new byte[(int) Math.min(indexSize, HEADER_PEEK)];
+    try (InputStream in = Files.newInputStream(indexFile)) {
+      int read = in.readNBytes(start, 0, start.length);
+      ByteBuffer header = ByteBuffer.wrap(start, 0, read).slice();
+      if (read >= MAGIC.length + 4
+          && Arrays.equals(start, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+        int nameLength = header.getInt(MAGIC.length);
+        int headerLength = MAGIC.length + 4 + nameLength + 8 + 4;
+        if (nameLength >= 0 && headerLength <= read) {
+          long length = header.getLong(MAGIC.length + 4 + nameLength);
+          long records = Math.max(0, indexSize - headerLength) / RECORD;
+          return Math.max(0, Math.min(records * GRANULE, length));
+        }
+      }
+    } catch (IOException e) {
+      // Estimated from the size below; loading the object reads the file again and says why.
+    }
     return Math.max(0, indexSize / RECORD) * GRANULE;
   }
 

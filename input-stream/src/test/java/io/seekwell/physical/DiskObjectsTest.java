@@ -52,11 +52,13 @@ class DiskObjectsTest {
   void objectsListedAtStartAreOlderThanAnyUsedSinceAndCountTheirIndexes() throws Exception {
     Files.write(path.resolve("old.index"), new byte[3 * GranuleIndex.RECORD]);
     Files.write(path.resolve("orphan.data"), new byte[10]);
+    Files.write(path.resolve(".direct123.probe"), new byte[0]);
     DiskObjects objects = objects();
     assertEquals(3L * GranuleIndex.GRANULE, objects.storedBytes());
     assertEquals(
-        List.of(new DiskDirectory.Listed("old", 3 * GranuleIndex.RECORD)), directory.recover());
+        List.of(new DiskDirectory.Listed("old", 3L * GranuleIndex.GRANULE)), directory.recover());
     assertFalse(Files.exists(path.resolve("orphan.data")), "a data file without index");
+    assertFalse(Files.exists(path.resolve(".direct123.probe")), "a probe a crash left");
     DiskObject fresh = objects.useOrCreate("fresh");
     assertSame(objects.find("old"), objects.evictColdest());
     assertSame(fresh, objects.evictColdest());

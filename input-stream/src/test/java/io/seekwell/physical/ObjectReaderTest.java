@@ -186,16 +186,24 @@ class ObjectReaderTest {
     ManualClock clock = new ManualClock();
     Metrics metrics = new Metrics();
     PhysicalIO io = new PhysicalIO(new FarLink(store, clock), configuration, metrics, clock);
-    return new FarReader(
-        content, metrics, io, io.open(location, ObjectMetadata.of(content.length, etag), CONTEXT));
+    try {
+      ObjectMetadata metadata = ObjectMetadata.of(content.length, etag);
+      return new FarReader(content, metrics, io, io.open(location, metadata, CONTEXT));
+    } catch (RuntimeException e) {
+      io.close();
+      throw e;
+    }
   }
 
   private record FarReader(byte[] content, Metrics metrics, PhysicalIO io, ObjectReader reader)
       implements AutoCloseable {
     @Override
     public void close() {
-      reader.close();
-      io.close();
+      try {
+        reader.close();
+      } finally {
+        io.close();
+      }
     }
   }
 

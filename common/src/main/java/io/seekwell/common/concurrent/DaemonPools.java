@@ -6,6 +6,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Thread pools of named daemon threads, as every Seekwell component that owns threads uses them:
@@ -14,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class DaemonPools {
 
   private static final long SHUTDOWN_WAIT_SECONDS = 10;
+  private static final Logger LOG = LoggerFactory.getLogger(DaemonPools.class);
 
   private DaemonPools() {}
 
@@ -53,14 +56,21 @@ public final class DaemonPools {
 
   /**
    * Stops the pool without waiting: interrupts its threads and abandons the tasks still queued (an
-   * {@link Abandonable} is told, a {@link Future} is cancelled, any other task is dropped).
+   * {@link Abandonable} is told, a {@link Future} is cancelled, any other task is dropped). The
+   * tasks of {@code CompletableFuture}'s async methods are cancelled without completing the futures
+   * they would have completed: a caller that waits for one must bound its wait.
    */
   public static void stop(ExecutorService pool) {
     for (Runnable task : pool.shutdownNow()) {
-      if (task instanceof Abandonable abandonable) {
-        abandonable.abandon();
-      } else if (task instanceof Future<?> future) {
-        future.cancel(false);
+      try {
+        if (task instanceof Abandonable abandonable) {
+          abandonable.abandon();
+        } else if (task instanceof Future<?> future) {
+          future.cancel(false);
+        }
+      } catch (RuntimeException e) {
+        // One task's failure to be told does not keep the others waiting.
+        LOG.warn("A task abandoned at shutdown failed: {}", e.toString(), e);
       }
     }
   }
