@@ -12,7 +12,9 @@ import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -135,17 +137,19 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
     this.metadata = metadata;
     long scanLength = configuration.maxMemoryLimit() / 4;
     // First, as it may throw (two bounds for one cache): nothing else is held yet.
-    this.lower =
+    Optional<DiskTier> disk =
         DiskTier.open(
-                diskCache,
-                scope,
-                configuration.maxMemoryLimit() / 8,
-                scanLength,
-                ticker,
-                space,
-                metrics)
-            .<List<Tier>>map(List::of)
-            .orElse(List.of());
+            diskCache,
+            scope,
+            configuration.maxMemoryLimit() / 8,
+            scanLength,
+            ticker,
+            space,
+            metrics);
+    List<Tier> lowerTiers = new ArrayList<>();
+    disk.ifPresent(lowerTiers::add);
+    SharedSlotsTier.open(diskCache, disk.map(DiskTier::slot), metrics).ifPresent(lowerTiers::add);
+    this.lower = List.copyOf(lowerTiers);
     this.link =
         new LinkStats(configuration.targetRequestSize(), configuration.largestRequestSize());
     this.planner = new RequestPlanner(configuration, link::requestSize, link::cheapExtraBytes);

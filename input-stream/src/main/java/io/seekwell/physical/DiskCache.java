@@ -145,6 +145,11 @@ final class DiskCache {
     return configuration;
   }
 
+  /** The slot of the configured directory this cache holds. */
+  Path slot() {
+    return slot.path();
+  }
+
   /** The configured directory whose slot this cache is in. */
   Path home() {
     return home;

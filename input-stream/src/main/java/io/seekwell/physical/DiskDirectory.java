@@ -193,11 +193,17 @@ final class DiskDirectory {
   /** The object named {@code name} here; see {@link DiskObject#DiskObject} for the rest. */
   DiskObject object(String name, boolean listed, long storedBytes, LongConsumer sizeChanges) {
     return new DiskObject(
-        path.resolve(name + DATA_SUFFIX),
-        path.resolve(name + INDEX_SUFFIX),
-        listed,
-        storedBytes,
-        sizeChanges);
+        dataFile(path, name), indexFile(path, name), listed, storedBytes, sizeChanges);
+  }
+
+  /** The data file of the object named {@code name} in {@code slot}. */
+  static Path dataFile(Path slot, String name) {
+    return slot.resolve(name + DATA_SUFFIX);
+  }
+
+  /** The index file of the object named {@code name} in {@code slot}. */
+  static Path indexFile(Path slot, String name) {
+    return slot.resolve(name + INDEX_SUFFIX);
   }
 
   /** Releases the directory's lock. */

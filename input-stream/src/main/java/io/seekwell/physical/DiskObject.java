@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * stored takes the monitor (it is rare: once per write, per bad granule, per load), so none is
  * counted after the removal's, which takes the object's whole size off the tier once.
  */
-final class DiskObject {
+final class DiskObject implements GranuleSource {
 
   private static final Logger LOG = LoggerFactory.getLogger(DiskObject.class);
 
@@ -170,39 +170,29 @@ final class DiskObject {
    * @return how many bytes, from the start of {@code granule}, are the object's: whole granules
    *     (the object's last may be shorter), 0 if the first is not stored or does not fit
    */
-  int read(int granule, byte[] array, int offset, int length, Runnable onBad) throws IOException {
+  @Override
+  public int read(int granule, byte[] array, int offset, int length, Runnable onBad)
+      throws IOException {
     GranuleIndex granules = index;
-    int count = 0;
-    int size = 0;
-    for (int next = granule;
-        next < granules.granules()
-            && granules.isPresent(next)
-            && size + granules.lengthOf(next) <= length;
-        next++) {
-      size += granules.lengthOf(next);
-      count++;
-      if (size >= MAX_RUN || GranuleIndex.startOf(next + 1) % DataFileReader.REGION == 0) {
-        break;
-      }
-    }
-    if (count == 0) {
+    int size = granules.runLength(granule, length, MAX_RUN, DataFileReader.REGION);
+    if (size == 0) {
       return 0;
     }
     int arrived = reader.copy(GranuleIndex.startOf(granule), array, offset, size);
-    int good = 0;
-    for (int next = granule; next < granule + count; next++) {
-      int granuleLength = granules.lengthOf(next);
-      if (good + granuleLength > arrived
-          || !granules.matches(next, array, offset + good, granuleLength)) {
-        if (granules.forget(next)) {
-          changeStored(-granuleLength);
-          onBad.run();
-        }
-        break;
+    int good = granules.checkedLength(granule, array, offset, arrived);
+    if (good < size) {
+      int bad = GranuleIndex.granuleOf(GranuleIndex.startOf(granule) + good);
+      if (granules.forget(bad)) {
+        changeStored(-granules.lengthOf(bad));
+        onBad.run();
       }
-      good += granuleLength;
     }
     return good;
+  }
+
+  @Override
+  public int lengthOf(int granule) {
+    return index.lengthOf(granule);
   }
 
   /**

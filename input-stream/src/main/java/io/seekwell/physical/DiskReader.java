@@ -19,8 +19,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Design notes.</b> {@code mapped} is a bounded Caffeine cache (thread-safe) of the objects
  * whose files stay mapped; the object that falls out is unmapped on the thread that made it fall
- * out, at once ({@code cleanUp}) rather than at the cache's next maintenance. A {@link
- * GranuleFiller} belongs to one fill on one thread.
+ * out, at once ({@code cleanUp}) rather than at the cache's next maintenance.
  */
 final class DiskReader {
 
@@ -69,7 +68,14 @@ final class DiskReader {
         return 0;
       }
       try {
-        return block.fillInPlace(new GranuleFiller(object, block.range().start(), metrics, stream));
+        return block.fillInPlace(
+            new GranuleFiller(
+                object,
+                block.range().start(),
+                GranuleFiller.Counts.OWN,
+                metrics,
+                stream,
+                () -> metrics.increment(Metric.DISK_CHECKSUM_FAILURES)));
       } finally {
         if (Mappings.available()) {
           mapped.get(object, read -> Boolean.TRUE); // after the read: the last to map, it counts
@@ -97,71 +103,5 @@ final class DiskReader {
   /** Forgets {@code object}'s mappings, as it leaves the tier. */
   void forget(DiskObject object) {
     mapped.invalidate(object);
-  }
-
-  /** Fills a block with the granules it reads from disk, in runs, checking each. */
-  private static final class GranuleFiller implements Block.Filler {
-    private final DiskObject object;
-    private final long blockStart;
-    private final Metrics metrics;
-    private final Optional<Metrics> stream;
-    private byte[] scratch;
-
-    GranuleFiller(DiskObject object, long blockStart, Metrics metrics, Optional<Metrics> stream) {
-      this.object = object;
-      this.blockStart = blockStart;
-      this.metrics = metrics;
-      this.stream = stream;
-    }
-
-    /**
-     * Counts {@code bytes} served from disk, and a hit if they complete the block, before the block
-     * shows them to readers (so that a reader that has them sees them counted).
-     */
-    private int served(int bytes, boolean completesBlock) {
-      count(metrics, bytes, completesBlock);
-      stream.ifPresent(sink -> count(sink, bytes, completesBlock));
-      return bytes;
-    }
-
-    private static void count(Metrics sink, int bytes, boolean completesBlock) {
-      sink.add(Metric.DISK_BYTES_READ, bytes);
-      if (completesBlock) {
-        sink.increment(Metric.DISK_HITS);
-      }
-    }
-
-    @Override
-    public int fill(byte[] array, int offset, int length) throws IOException {
-      long position = blockStart + offset;
-      int granule = GranuleIndex.granuleOf(position);
-      long granuleStart = GranuleIndex.startOf(granule);
-      if (granuleStart == position) {
-        int n = object.read(granule, array, offset, length, this::checksumFailed);
-        if (n > 0 || object.index().lengthOf(granule) <= length) {
-          return n == 0 ? 0 : served(n, n == length);
-        }
-      }
-      // The block starts or ends inside this granule: it is read whole aside.
-      int n = object.read(granule, scratch(), 0, GranuleIndex.GRANULE, this::checksumFailed);
-      int skip = (int) (position - granuleStart);
-      if (n <= skip) {
-        return 0;
-      }
-      int copied = Math.min(n - skip, length);
-      System.arraycopy(scratch, skip, array, offset, copied);
-      return served(copied, copied == length);
-    }
-
-    private void checksumFailed() {
-      metrics.increment(Metric.DISK_CHECKSUM_FAILURES);
-    }
-
-    private byte[] scratch() {
-      if (scratch == null) {
-        scratch = new byte[GranuleIndex.GRANULE];
-      }
-      return scratch;
-    }
   }
 }

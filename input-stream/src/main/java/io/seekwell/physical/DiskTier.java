@@ -4,6 +4,7 @@ import io.seekwell.DiskCacheConfiguration;
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -62,6 +63,11 @@ final class DiskTier implements Tier {
     return scope
         .acquire(configuration, maxQueuedBytes, ticker::nanos, space, metrics)
         .map(cache -> new DiskTier(cache, scope, metrics, scanLength, configuration.scans()));
+  }
+
+  /** The slot of the directory this tier's cache holds. */
+  Path slot() {
+    return cache.slot();
   }
 
   /**

@@ -165,6 +165,41 @@ final class GranuleIndex {
     present.getAndAccumulate(granule / 64, 1L << (granule % 64), (a, b) -> a | b);
   }
 
+  /**
+   * The bytes of the run of listed granules from {@code granule} on that fit whole in {@code
+   * length} bytes: at most {@code maxRun} bytes and not past a multiple of {@code boundary}; 0 if
+   * {@code granule} is not listed or does not fit.
+   */
+  int runLength(int granule, int length, int maxRun, long boundary) {
+    int size = 0;
+    for (int next = granule;
+        next < granules() && isPresent(next) && size + lengthOf(next) <= length;
+        next++) {
+      size += lengthOf(next);
+      if (size >= maxRun || startOf(next + 1) % boundary == 0) {
+        break;
+      }
+    }
+    return size;
+  }
+
+  /**
+   * How many of the {@code arrived} bytes in {@code array} at {@code offset}, the granules from
+   * {@code granule} on, are whole granules that match their checksums, up to the first that does
+   * not.
+   */
+  int checkedLength(int granule, byte[] array, int offset, int arrived) {
+    int good = 0;
+    for (int next = granule; next < granules() && good < arrived; next++) {
+      int granuleLength = lengthOf(next);
+      if (good + granuleLength > arrived || !matches(next, array, offset + good, granuleLength)) {
+        break;
+      }
+      good += granuleLength;
+    }
+    return good;
+  }
+
   /** Whether {@code length} bytes of {@code array} from {@code offset} match {@code granule}. */
   boolean matches(int granule, byte[] array, int offset, int length) {
     return checksum(array, offset, length) == checksums[granule];

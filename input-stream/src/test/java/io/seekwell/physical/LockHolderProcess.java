@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -33,15 +34,26 @@ final class LockHolderProcess implements AutoCloseable {
   /** Starts the other JVM over {@code directory} and waits (up to 2 minutes) until it is ready. */
   static LockHolderProcess start(Path directory)
       throws IOException, InterruptedException, ExecutionException, TimeoutException {
-    Process process =
-        new ProcessBuilder(
+    return start(directory, List.of());
+  }
+
+  /**
+   * As {@link #start(Path)}, the other JVM also writing an object to its slot before it is ready
+   * (see {@link DiskTierLockHolder} for {@code arguments}).
+   */
+  static LockHolderProcess start(Path directory, List<String> arguments)
+      throws IOException, InterruptedException, ExecutionException, TimeoutException {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp",
                 System.getProperty("java.class.path"),
                 DiskTierLockHolder.class.getName(),
-                directory.toString())
-            .redirectError(ProcessBuilder.Redirect.INHERIT)
-            .start();
+                directory.toString()));
+    command.addAll(arguments);
+    Process process =
+        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     LockHolderProcess holder = new LockHolderProcess(process, directory);
     try {
       CompletableFuture<String> ready =

@@ -54,6 +54,13 @@ public enum Metric {
   DISK_MISSES,
   /** Bytes served from the disk tier. */
   DISK_BYTES_READ,
+  /**
+   * Blocks of immutable objects served whole, with no GET, from a slot of the disk tier's directory
+   * that another JVM (or another scope of this one) holds, read only.
+   */
+  DISK_SHARED_HITS,
+  /** Bytes served from slots of the disk tier's directory that others hold, read only. */
+  DISK_SHARED_BYTES_READ,
   /** Bytes written to the disk tier. */
   DISK_BYTES_WRITTEN,
   /** Objects removed from the disk tier to stay within its size. */

@@ -1,0 +1,183 @@
+package io.seekwell.physical;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.seekwell.DiskCacheConfiguration;
+import io.seekwell.PhysicalIOConfiguration;
+import io.seekwell.common.concurrent.Ticker;
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.Metrics;
+import io.seekwell.common.object.ObjectLocation;
+import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.common.object.RequestOptions;
+import io.seekwell.testing.InMemoryObjectClient;
+import io.seekwell.testing.TestData;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Reading what other slots of the directory hold: another JVM's (a child process), or another
+ * scope's of this JVM, which for the files is the same. Read only, never a wrong byte, never
+ * another version's or a mutable object's.
+ */
+class SharedSlotsTest {
+
+  private static final int MIB = 1024 * 1024;
+  private static final int LENGTH = 3 * MIB + 12_345;
+  private static final FetchContext IMMUTABLE =
+      new FetchContext(RequestOptions.none(), range -> {}, true);
+  private static final FetchContext MUTABLE =
+      new FetchContext(RequestOptions.none(), range -> {}, false);
+  private static final String KEY = "warehouse/db/t/metadata/snap-1.avro";
+  private static final ObjectLocation LOCATION = ObjectLocation.of("bucket", KEY);
+
+  @TempDir Path directory;
+
+  private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
+  private final byte[] content = TestData.randomBytes(11, LENGTH);
+  private final String etag = store.put(LOCATION, content);
+
+  private PhysicalIO physicalIO(DiskCaches scope, Metrics metrics) {
+    PhysicalIOConfiguration configuration =
+        PhysicalIOConfiguration.builder()
+            .targetRequestSize(MIB)
+            .maxRequestSize(MIB)
+            .readTimeout(Duration.ofMinutes(1))
+            .coalesceTolerance(0)
+            .build();
+    return new PhysicalIO(
+        store,
+        configuration,
+        DiskCacheConfiguration.in(directory, 64L * MIB),
+        scope,
+        metrics,
+        Ticker.system());
+  }
+
+  private static byte[] readWhole(PhysicalIO io, String tag, FetchContext context)
+      throws IOException {
+    try (ObjectReader reader = io.open(LOCATION, ObjectMetadata.of(LENGTH, tag), context)) {
+      byte[] bytes = new byte[LENGTH];
+      for (int done = 0; done < LENGTH; ) {
+        done += reader.read(done, bytes, done, LENGTH - done);
+      }
+      return bytes;
+    }
+  }
+
+  /** Reads the object whole in a factory of a scope of its own, counting in {@code metrics}. */
+  private byte[] readInAnotherSlot(Metrics metrics, String tag, FetchContext context)
+      throws IOException {
+    try (PhysicalIO io = physicalIO(new DiskCaches(), metrics)) {
+      return readWhole(io, tag, context);
+    }
+  }
+
+  @Test
+  void anObjectAnotherJvmWroteIsReadFromItsSlotWithNoGet() throws Exception {
+    try (LockHolderProcess other =
+        LockHolderProcess.start(directory, List.of(KEY, String.valueOf(LENGTH), "11"))) {
+      assertEquals(List.of("slot-0"), other.slotsHeld());
+      Metrics metrics = new Metrics();
+      assertArrayEquals(content, readInAnotherSlot(metrics, etag, IMMUTABLE));
+      assertEquals(0, store.gets().size(), "GETs of the JVM that found it in another's slot");
+      assertEquals(LENGTH, metrics.get(Metric.DISK_SHARED_BYTES_READ));
+      assertEquals(3, metrics.get(Metric.DISK_SHARED_HITS), "the object's three blocks");
+      assertEquals(0, metrics.get(Metric.DISK_BYTES_READ), "its own slot, slot-1, was empty");
+    }
+  }
+
+  @Test
+  void whatAnotherSlotServesIsAlsoKeptInTheReadersOwnSlot() throws IOException {
+    Metrics holder = new Metrics();
+    try (PhysicalIO first = physicalIO(new DiskCaches(), holder)) {
+      readWhole(first, etag, IMMUTABLE);
+      DiskWrites.await(holder, LENGTH);
+      int getsBefore = store.gets().size();
+      Metrics metrics = new Metrics();
+      try (PhysicalIO second = physicalIO(new DiskCaches(), metrics)) {
+        assertArrayEquals(content, readWhole(second, etag, IMMUTABLE));
+        DiskWrites.await(metrics, LENGTH);
+      }
+      assertEquals(LENGTH, metrics.get(Metric.DISK_SHARED_BYTES_READ));
+      assertEquals(getsBefore, store.gets().size());
+    }
+    assertEquals(List.of("slot-0", "slot-1"), slots());
+    assertEquals(2, dataFiles().size(), "a copy in each slot");
+  }
+
+  @Test
+  void aGranuleThatFailsItsChecksumIsFetchedAndTheOtherSlotIsLeftAsItWas() throws IOException {
+    Metrics holder = new Metrics();
+    try (PhysicalIO first = physicalIO(new DiskCaches(), holder)) {
+      readWhole(first, etag, IMMUTABLE);
+      DiskWrites.await(holder, LENGTH);
+      int getsBefore = store.gets().size();
+      Path data = dataFiles().get(0);
+      try (FileChannel channel = FileChannel.open(data, StandardOpenOption.WRITE)) {
+        channel.write(ByteBuffer.wrap(new byte[] {(byte) ~content[2 * MIB + 5]}), 2 * MIB + 5);
+      }
+      byte[] corrupted = Files.readAllBytes(data);
+      Path indexFile = only(".index");
+      byte[] index = Files.readAllBytes(indexFile);
+
+      Metrics metrics = new Metrics();
+      assertArrayEquals(content, readInAnotherSlot(metrics, etag, IMMUTABLE));
+      // Two GETs: the rest of the block the bad granule is in, and the next block, which starts
+      // inside that granule.
+      assertEquals(getsBefore + 2, store.gets().size());
+      assertEquals(2 * MIB, metrics.get(Metric.DISK_SHARED_BYTES_READ));
+      assertEquals(0, metrics.get(Metric.DISK_CHECKSUM_FAILURES), "not its own slot's");
+      assertArrayEquals(corrupted, Files.readAllBytes(data), "the other slot is not written");
+      assertArrayEquals(index, Files.readAllBytes(indexFile));
+    }
+  }
+
+  @Test
+  void anotherVersionOrAMutableObjectIsNeverReadFromAnotherSlot() throws IOException {
+    Metrics holder = new Metrics();
+    try (PhysicalIO first = physicalIO(new DiskCaches(), holder)) {
+      readWhole(first, etag, IMMUTABLE);
+      DiskWrites.await(holder, LENGTH);
+      int getsBefore = store.gets().size();
+
+      byte[] overwritten = TestData.randomBytes(12, LENGTH);
+      String newTag = store.put(LOCATION, overwritten);
+      Metrics metrics = new Metrics();
+      assertArrayEquals(overwritten, readInAnotherSlot(metrics, newTag, IMMUTABLE));
+      assertArrayEquals(overwritten, readInAnotherSlot(metrics, newTag, MUTABLE));
+      assertEquals(0, metrics.get(Metric.DISK_SHARED_BYTES_READ));
+      assertEquals(3 * getsBefore, store.gets().size(), "each read GETs what the first did");
+    }
+  }
+
+  private List<String> slots() throws IOException {
+    try (Stream<Path> entries = Files.list(directory)) {
+      return entries.map(entry -> entry.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  private List<Path> dataFiles() throws IOException {
+    try (Stream<Path> files = Files.walk(directory)) {
+      return files.filter(file -> file.toString().endsWith(".data")).sorted().toList();
+    }
+  }
+
+  private Path only(String suffix) throws IOException {
+    try (Stream<Path> files = Files.walk(directory)) {
+      List<Path> found = files.filter(file -> file.toString().endsWith(suffix)).toList();
+      assertEquals(1, found.size(), "files ending " + suffix + ": " + found);
+      return found.get(0);
+    }
+  }
+}
