@@ -7,6 +7,8 @@ import io.seekwell.common.metrics.Metrics;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One factory's disk tier, for immutable objects: before a GET, a block takes the leading bytes the
@@ -24,6 +26,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * go to the store, and never fail because of the disk.
  */
 final class DiskTier implements Tier {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DiskTier.class);
 
   private final DiskCache cache;
   private final DiskCaches scope;
@@ -80,7 +84,12 @@ final class DiskTier implements Tier {
       return 0;
     }
     Optional<Metrics> stream = context.options().streamMetrics();
-    int filled = cache.reader().fill(block.key().owner().key(), block, metrics, stream);
+    ObjectKey key = block.key().owner().key();
+    int filled = cache.reader().fill(key, block, metrics, stream);
+    if (filled > 0) {
+      LOG.debug(
+          "Disk cache: {} {}: {} bytes from {}", key.location(), block.range(), filled, slot());
+    }
     if (!block.isComplete()) {
       metrics.increment(Metric.DISK_MISSES);
       stream.ifPresent(s -> s.increment(Metric.DISK_MISSES));

@@ -5,51 +5,44 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Optional;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.UserPrincipal;
 
 /**
- * An object version as another slot of the directory holds it, read only: its index as it was when
- * opened, and its data file, read with positional reads (never mapped, so that its holder's
- * eviction cannot fault this process). Its holder may append granules, evict the object or write it
- * again meanwhile; a granule counts only if listed when the index was read and its bytes match the
- * checksum, so none of that makes it serve a wrong byte. Belongs to one fill on one thread; closing
- * closes the data file.
+ * An object version as another slot of the directory holds it, read only: the granules its index
+ * listed ({@link SharedIndex}), and its data file, read with positional reads (never mapped, so
+ * that its holder's eviction cannot fault this process). Its holder may append granules, evict the
+ * object or write it again meanwhile; a granule counts only if it was listed and its bytes match
+ * the checksum, so none of that makes it serve a wrong byte. Only regular files of this process's
+ * user are opened, never through a link. Belongs to one fill on one thread; closing closes the data
+ * file.
  */
 final class SharedCopy implements GranuleSource, AutoCloseable {
 
   private final Path data;
   private final GranuleIndex index;
+  private final UserPrincipal user;
   private FileChannel channel;
 
-  private SharedCopy(Path data, GranuleIndex index) {
+  /** The granules {@code index} lists, of the data file {@code data}, which {@code user} owns. */
+  SharedCopy(Path data, GranuleIndex index, UserPrincipal user) {
     this.data = data;
     this.index = index;
+    this.user = user;
   }
 
   /**
-   * The copy of the object {@code identity} of {@code length} bytes in {@code slot}, stored under
-   * {@code name}; none if the slot holds none, or holds an index that names another object.
-   *
-   * @throws IOException if the index exists and cannot be read
+   * Whether {@code file}, whose attributes are {@code attributes}, is a regular file {@code user}
+   * owns, looked at without following links.
    */
-  static Optional<SharedCopy> open(Path slot, String name, String identity, long length)
+  static boolean isOwnRegularFile(Path file, BasicFileAttributes attributes, UserPrincipal user)
       throws IOException {
-    byte[] stored;
-    try {
-      stored = Files.readAllBytes(DiskDirectory.indexFile(slot, name));
-    } catch (NoSuchFileException e) {
-      return Optional.empty();
-    }
-    byte[] header = GranuleIndex.header(identity, length);
-    if (!GranuleIndex.startsWith(stored, header)) {
-      return Optional.empty();
-    }
-    GranuleIndex index = new GranuleIndex(length);
-    index.readRecords(stored, header.length);
-    return Optional.of(new SharedCopy(DiskDirectory.dataFile(slot, name), index));
+    return attributes.isRegularFile()
+        && user.equals(Files.getOwner(file, LinkOption.NOFOLLOW_LINKS));
   }
 
   @Override
@@ -68,7 +61,7 @@ final class SharedCopy implements GranuleSource, AutoCloseable {
       }
     }
     int good = index.checkedLength(granule, array, offset, target.position() - offset);
-    if (good < size) {
+    if (good < size && index.forget(GranuleIndex.granuleOf(start + good))) {
       onBad.run();
     }
     return good;
@@ -82,7 +75,12 @@ final class SharedCopy implements GranuleSource, AutoCloseable {
   private FileChannel channel() throws IOException {
     if (channel == null) {
       try {
-        channel = FileChannel.open(data, StandardOpenOption.READ);
+        BasicFileAttributes attributes =
+            Files.readAttributes(data, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (!isOwnRegularFile(data, attributes, user)) {
+          throw new IOException(data + " is not a regular file of " + user.getName());
+        }
+        channel = FileChannel.open(data, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
       } catch (NoSuchFileException e) {
         // Evicted by its holder since the index was read: the GET serves it.
         ClosedChannelException evicted = new ClosedChannelException();

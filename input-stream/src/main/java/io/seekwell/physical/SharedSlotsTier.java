@@ -1,10 +1,18 @@
 package io.seekwell.physical;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.seekwell.DiskCacheConfiguration;
 import io.seekwell.common.metrics.Metrics;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,28 +28,42 @@ import org.slf4j.LoggerFactory;
  * share of the bound, so the directory as a whole stays within {@code max.size}. What a GET brings
  * after such a fill goes to this factory's own slot as usual.
  *
- * <p>Every granule it serves was listed in the other slot's index when the fill read it and matches
- * its checksum, so a holder writing, evicting or writing an object again meanwhile costs at most a
- * GET, never a wrong byte; an object version's files are named by its identity (location, length,
- * ETag, SSE-C key MD5), so a stream only finds what its own request could have fetched. A slot it
- * cannot read (another user's, say) is passed over. Stateless apart from its settings: thread-safe.
+ * <p>Every granule it serves was listed in the other slot's index and matches its checksum, so a
+ * holder writing, evicting or writing an object again meanwhile costs at most a GET, never a wrong
+ * byte; an object version's files are named by its identity (location, length, ETag, SSE-C key
+ * MD5), so a stream only finds what its own request could have fetched. Only regular files of this
+ * process's user are read, never through a link: a slot another user can write is never trusted. A
+ * slot it cannot read is passed over.
+ *
+ * <p><b>Design notes.</b> {@code indexes} is a bounded Caffeine cache (thread-safe) of the other
+ * slots' indexes read so far, so that a fill reads only what an index gained since (see {@link
+ * SharedIndex}, which has its own notes); each fill has a {@link SharedCopy} of its own. Fills run
+ * on fetch threads, any number at once.
  */
 final class SharedSlotsTier implements Tier {
 
   // Logs under the disk tier's name, the one operators filter on.
   private static final Logger LOG = LoggerFactory.getLogger(DiskTier.class);
 
-  private final List<Path> slots;
-  private final Metrics metrics;
+  /** The most other slots' indexes kept read. */
+  private static final int INDEXES = 256;
 
-  private SharedSlotsTier(List<Path> slots, Metrics metrics) {
+  private final List<Path> slots;
+  private final UserPrincipal user;
+  private final Metrics metrics;
+  private final Cache<Path, SharedIndex> indexes =
+      Caffeine.newBuilder().maximumSize(INDEXES).executor(Runnable::run).build();
+
+  private SharedSlotsTier(List<Path> slots, UserPrincipal user, Metrics metrics) {
     this.slots = slots;
+    this.user = user;
     this.metrics = metrics;
   }
 
   /**
    * The other slots of the directory {@code configuration} names, all but {@code own} (the slot
-   * this factory's disk tier holds, if it holds one); none if the disk cache is off.
+   * this factory's disk tier holds, if it holds one); none if the disk cache is off, or if this
+   * process's user cannot be told (then no other slot can be trusted).
    */
   static Optional<Tier> open(
       DiskCacheConfiguration configuration, Optional<Path> own, Metrics metrics) {
@@ -57,7 +79,24 @@ final class SharedSlotsTier implements Tier {
         others.add(slot);
       }
     }
-    return others.isEmpty() ? Optional.empty() : Optional.of(new SharedSlotsTier(others, metrics));
+    if (others.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      UserPrincipal user =
+          own.isPresent()
+              ? Files.getOwner(own.get(), LinkOption.NOFOLLOW_LINKS)
+              : FileSystems.getDefault()
+                  .getUserPrincipalLookupService()
+                  .lookupPrincipalByName(System.getProperty("user.name"));
+      return Optional.of(new SharedSlotsTier(List.copyOf(others), user, metrics));
+    } catch (IOException | UnsupportedOperationException e) {
+      LOG.debug(
+          "Disk cache in {}: this process's user is unknown ({}), so other slots are not read",
+          home,
+          e.toString());
+      return Optional.empty();
+    }
   }
 
   @Override
@@ -68,24 +107,24 @@ final class SharedSlotsTier implements Tier {
     ObjectKey key = block.key().owner().key();
     String identity = DiskDirectory.identity(key);
     String name = DiskDirectory.nameOf(identity);
-    for (Path slot : slots) {
-      int filled = fillFrom(slot, name, identity, block, context);
-      if (filled > 0) {
-        return filled;
-      }
+    int filled = 0;
+    for (int i = 0; i < slots.size() && !block.isComplete(); i++) {
+      filled += fillFrom(slots.get(i), name, identity, block, context);
     }
-    return 0;
+    return filled;
   }
 
   private int fillFrom(Path slot, String name, String identity, Block block, FetchContext context) {
     ObjectKey key = block.key().owner().key();
+    int before = block.filled();
     try {
-      Optional<SharedCopy> found = SharedCopy.open(slot, name, identity, key.length());
-      if (found.isEmpty()) {
+      Optional<GranuleIndex> index = indexIn(slot, name, identity, key.length());
+      if (index.isEmpty()) {
         return 0;
       }
-      try (SharedCopy copy = found.get()) {
-        return block.fillInPlace(
+      try (SharedCopy copy =
+          new SharedCopy(DiskDirectory.dataFile(slot, name), index.get(), user)) {
+        block.fillInPlace(
             new GranuleFiller(
                 copy,
                 block.range().start(),
@@ -94,18 +133,42 @@ final class SharedSlotsTier implements Tier {
                 context.options().streamMetrics(),
                 () ->
                     LOG.debug(
-                        "Disk cache: a granule of {} in {} did not match its checksum (its holder"
-                            + " may be writing it again); the GET serves it",
+                        "Disk cache: a granule of {} in {} did not match its checksum (its"
+                            + " holder may be writing it again); the GET serves it",
                         key.location(),
                         slot)));
       }
     } catch (ClosedChannelException e) {
       LOG.debug("Disk cache: {} left {} while read; the GET serves it", key.location(), slot);
-      return 0;
     } catch (IOException e) {
       LOG.debug("Disk cache: {} in {} cannot be read: {}", key.location(), slot, e.toString());
-      return 0;
     }
+    int filled = block.filled() - before;
+    if (filled > 0) {
+      LOG.debug(
+          "Disk cache: {} {}: {} bytes from {}, which another JVM or scope holds",
+          key.location(),
+          block.range(),
+          filled,
+          slot);
+    }
+    return filled;
+  }
+
+  /** What {@code slot}'s index of the object lists now; none if it has no such index of ours. */
+  private Optional<GranuleIndex> indexIn(Path slot, String name, String identity, long length)
+      throws IOException {
+    Path file = DiskDirectory.indexFile(slot, name);
+    BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+    if (!SharedCopy.isOwnRegularFile(file, attributes, user)) {
+      return Optional.empty();
+    }
+    return indexes.get(file, unused -> new SharedIndex(identity, length)).refresh(file, attributes);
   }
 
   /** It holds nothing of its own: the slots' holders write them. */

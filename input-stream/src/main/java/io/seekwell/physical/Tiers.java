@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
  * how a new block is filled through them: on a fetch thread, each tier in order fills what it holds
  * from the block's first missing byte; a GET brings the rest; then the block is offered to every
  * tier above the lowest source of its bytes, from the lowest up (a block a GET completed goes to
- * every tier; one the disk completed, to memory only). Holds no mutable state: what the fill
- * changes is the block's (see {@link Block}) and the tiers' own.
+ * every tier; one the factory's own disk slot completed, to memory only; one another slot
+ * completed, to memory and the factory's own slot). Holds no mutable state: what the fill changes
+ * is the block's (see {@link Block}) and the tiers' own.
  */
 final class Tiers {
 

@@ -16,7 +16,8 @@ import java.nio.file.Path;
  * factory's physical IO with a disk tier in the directory named by its first argument (taking its
  * lowest free slot), says {@code ready}, and holds the slot until its standard input ends. Given a
  * location, a length and a seed as well, it first reads that object ({@link TestData#randomBytes}
- * of the seed), declared immutable, and waits until its tier has written it.
+ * of the seed), declared immutable, and waits until its tier has written it; its {@code ready} line
+ * then ends with the object's ETag.
  */
 public final class DiskTierLockHolder {
 
@@ -25,6 +26,7 @@ public final class DiskTierLockHolder {
   public static void main(String[] args) throws Exception {
     InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
     Metrics metrics = new Metrics();
+    String etag = "";
     try (PhysicalIO io =
         new PhysicalIO(
             store,
@@ -36,7 +38,7 @@ public final class DiskTierLockHolder {
       if (args.length == 4) {
         ObjectLocation location = ObjectLocation.of("bucket", args[1]);
         byte[] content = TestData.randomBytes(Long.parseLong(args[3]), Integer.parseInt(args[2]));
-        String etag = store.put(location, content);
+        etag = store.put(location, content);
         FetchContext immutable = new FetchContext(RequestOptions.none(), range -> {}, true);
         try (ObjectReader reader =
             io.open(location, ObjectMetadata.of(content.length, etag), immutable)) {
@@ -47,7 +49,7 @@ public final class DiskTierLockHolder {
         }
         DiskWrites.await(metrics, content.length);
       }
-      System.out.println("ready " + io.memoryUsed());
+      System.out.println("ready " + io.memoryUsed() + " " + etag);
       System.out.flush();
       while (System.in.read() >= 0) {
         // hold the directory until the test closes our input

@@ -25,6 +25,7 @@ final class LockHolderProcess implements AutoCloseable {
 
   private final Process process;
   private final Path directory;
+  private String ready;
 
   private LockHolderProcess(Process process, Path directory) {
     this.process = process;
@@ -69,6 +70,7 @@ final class LockHolderProcess implements AutoCloseable {
               });
       String line = ready.get(2, TimeUnit.MINUTES);
       assertTrue(line != null && line.startsWith("ready"), "the other process says: " + line);
+      holder.ready = line;
       return holder;
     } catch (InterruptedException
         | ExecutionException
@@ -78,6 +80,11 @@ final class LockHolderProcess implements AutoCloseable {
       holder.close();
       throw e;
     }
+  }
+
+  /** What the other process said once ready: {@code ready}, then what it tells. */
+  String ready() {
+    return ready;
   }
 
   /** The slots of the directory that hold the other process's mark: the one it took. */

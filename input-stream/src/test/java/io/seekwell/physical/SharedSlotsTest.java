@@ -2,6 +2,7 @@ package io.seekwell.physical;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.DiskCacheConfiguration;
 import io.seekwell.PhysicalIOConfiguration;
@@ -20,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -88,6 +90,8 @@ class SharedSlotsTest {
     try (LockHolderProcess other =
         LockHolderProcess.start(directory, List.of(KEY, String.valueOf(LENGTH), "11"))) {
       assertEquals(List.of("slot-0"), other.slotsHeld());
+      // Both processes' stores name the object's first version alike.
+      assertTrue(other.ready().endsWith(" " + etag), other.ready());
       Metrics metrics = new Metrics();
       assertArrayEquals(content, readInAnotherSlot(metrics, etag, IMMUTABLE));
       assertEquals(0, store.gets().size(), "GETs of the JVM that found it in another's slot");
@@ -159,6 +163,53 @@ class SharedSlotsTest {
       assertEquals(0, metrics.get(Metric.DISK_SHARED_BYTES_READ));
       assertEquals(3 * getsBefore, store.gets().size(), "each read GETs what the first did");
     }
+  }
+
+  @Test
+  void anIndexOfAnotherObjectOrALinkInAnotherSlotIsNotRead() throws IOException {
+    Metrics holder = new Metrics();
+    try (PhysicalIO first = physicalIO(new DiskCaches(), holder)) {
+      readWhole(first, etag, IMMUTABLE);
+      DiskWrites.await(holder, LENGTH);
+    }
+    Path index = only(".index");
+    Path data = only(".data");
+    // slot-1: the object's files, with a header naming another object; slot-2: links to slot-0's.
+    Path foreign = Files.createDirectories(directory.resolve("slot-1"));
+    byte[] stored = Files.readAllBytes(index);
+    byte[] other = GranuleIndex.header("s3://bucket/another\n" + LENGTH + "\n\"v9\"\n", LENGTH);
+    byte[] records = Arrays.copyOfRange(stored, headerLength(stored), stored.length);
+    Files.write(foreign.resolve(index.getFileName()), concat(other, records));
+    Files.copy(data, foreign.resolve(data.getFileName()));
+    Path outside = Files.createDirectories(directory.getParent().resolve(directory + "-outside"));
+    Path linked = Files.createDirectories(directory.resolve("slot-2"));
+    for (Path file : List.of(index, data)) {
+      Path copy = Files.copy(file, outside.resolve(file.getFileName()));
+      Files.createSymbolicLink(linked.resolve(file.getFileName()), copy);
+    }
+    // The reader will hold slot-0: without its index there, it serves nothing of the object.
+    Files.move(index, index.resolveSibling("moved.index"));
+
+    Metrics metrics = new Metrics();
+    int getsBefore = store.gets().size();
+    // Holding slot-0 (now empty of the object), with slot-1 and slot-2 to look at.
+    try (PhysicalIO io = physicalIO(new DiskCaches(), metrics)) {
+      assertArrayEquals(content, readWhole(io, etag, IMMUTABLE));
+    }
+    assertEquals(0, metrics.get(Metric.DISK_SHARED_BYTES_READ));
+    assertEquals(2 * getsBefore, store.gets().size(), "read from the store, as the first time");
+  }
+
+  /** The length of the header {@code index} starts with: magic, name length, name, length, CRC. */
+  private static int headerLength(byte[] index) {
+    int magic = "SEEKWELL-DISK-1\n".length();
+    return magic + 4 + ByteBuffer.wrap(index).getInt(magic) + 8 + 4;
+  }
+
+  private static byte[] concat(byte[] first, byte[] second) {
+    byte[] both = Arrays.copyOf(first, first.length + second.length);
+    System.arraycopy(second, 0, both, first.length, second.length);
+    return both;
   }
 
   private List<String> slots() throws IOException {

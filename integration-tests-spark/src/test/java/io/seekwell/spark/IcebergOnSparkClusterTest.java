@@ -51,6 +51,8 @@ class IcebergOnSparkClusterTest {
   private static final String TABLE = EventsTable.NAME;
   private static final int EXECUTORS = 2;
   private static final String STARTUP_LINE = "INFO S3SeekableInputStreamFactory: Seekwell ";
+  private static final String DISK_READ = "DEBUG DiskTier: Disk cache: s3://";
+  private static final String OTHER_SLOT = ", which another JVM or scope holds";
 
   @TempDir static Path diskCache;
 
@@ -144,12 +146,14 @@ class IcebergOnSparkClusterTest {
   @Order(2)
   void everyQueryThroughSeekwellWithTheDiskTierAnswersAsIcebergsFileIo() {
     iceberg.sql("CREATE NAMESPACE IF NOT EXISTS lake.db");
-    // Small splits: each data file is a task of its own, so that both executors read.
+    // Small splits: each data file is a task of its own, so that both executors read. Planning
+    // distributed: the executors read the manifests.
     iceberg.sql(
         "CREATE TABLE "
             + TABLE
             + " (id BIGINT, category STRING, amount DOUBLE) USING iceberg"
-            + " TBLPROPERTIES ('read.split.target-size' = '1048576')");
+            + " TBLPROPERTIES ('read.split.target-size' = '1048576',"
+            + " 'read.data-planning-mode' = 'distributed')");
     iceberg.sql("INSERT INTO " + TABLE + " " + EventsTable.rows(0, 300_000, 4));
     iceberg.sql("DELETE FROM " + TABLE + " WHERE id % 10 = 3");
     iceberg.sql("INSERT INTO " + TABLE + " " + EventsTable.rows(300_000, 400_000, 4));
@@ -181,6 +185,31 @@ class IcebergOnSparkClusterTest {
           assertEquals(0, count(lines, unavailable), "executor " + executor + " logged " + lines);
         });
     assertEquals(List.of("slot-0", "slot-1", "slot-2"), slots());
+
+    // The executors read manifests from disk: each query's FileIO on an executor starts with an
+    // empty memory, and finds on disk what its own JVM or another one fetched for an earlier
+    // query (logged at debug level by the disk tier, see log4j2.properties).
+    Map<String, Long> manifestsFromDisk = new TreeMap<>();
+    Map<String, Long> fromOtherSlots = new TreeMap<>();
+    logs.forEach(
+        (executor, lines) -> {
+          List<String> fromDisk =
+              lines.stream()
+                  .filter(line -> line.startsWith(DISK_READ))
+                  .filter(line -> line.contains("/metadata/") && line.contains(".avro "))
+                  .toList();
+          manifestsFromDisk.put(executor, (long) fromDisk.size());
+          fromOtherSlots.put(
+              executor, fromDisk.stream().filter(line -> line.endsWith(OTHER_SLOT)).count());
+        });
+    System.out.println(
+        "Manifest blocks the executors read from disk: "
+            + manifestsFromDisk
+            + ", of them from slots other JVMs hold: "
+            + fromOtherSlots);
+    assertTrue(
+        manifestsFromDisk.values().stream().mapToLong(Long::longValue).sum() > 0,
+        "manifest blocks read from disk by executor: " + manifestsFromDisk);
   }
 
   /** The slots of the disk cache directory, by name. */

@@ -50,7 +50,10 @@ public enum Metric {
   BODIES_RESUMED,
   /** Blocks of immutable objects served from the local disk tier whole, with no GET. */
   DISK_HITS,
-  /** Blocks of immutable objects the disk tier had not (or not whole), fetched with a GET. */
+  /**
+   * Blocks of immutable objects the factory's own slot of the disk tier had not (or not whole):
+   * completed from another slot ({@link #DISK_SHARED_HITS}) or with a GET.
+   */
   DISK_MISSES,
   /** Bytes served from the disk tier. */
   DISK_BYTES_READ,
