@@ -3,7 +3,7 @@
 # datasets once (cached in .tools/bench-data), runs every workload on every read path, writes
 # docs/benchmarks.md (docs/benchmarks-loopback.md for --profile loopback, or
 # target/benchmarks-quick.md with --quick), and stops what it started.
-# Usage: ./scripts/bench.sh [--profile s3|loopback|faults|planning|rate] [--quick] [--paths a,b]
+# Usage: ./scripts/bench.sh [--profile s3|loopback|faults|planning|rate|soak] [--quick] [--paths a,b]
 #        [--workloads W1,W5] [--iterations N] [--warmup N] [--report FILE]
 # Other --name value options go to the profile's program, which refuses an option it does not take
 # and names the ones it does.
@@ -15,6 +15,11 @@
 # --profile rate runs the request-rate benchmark (io.seekwell.bench.RequestRateBenchmark) on
 # loopback: random 4 KiB reads from 1, 16, 64 and 256 threads, then from 64 and 256 threads against a
 # store 25 ms away that throttles above 200 requests a second; report: docs/benchmarks-request-rate.md.
+# --profile soak runs the soak benchmark (io.seekwell.bench.SoakBenchmark) behind the s3 latency
+# profile: one long-lived Seekwell factory, Iceberg FileIO and S3A stream factory serving mixed
+# workloads for --minutes (60 by default; 2 with --quick) with faults on 2 % of the connections,
+# 503s and overwritten objects, the disk tier on; it records the process's resources every
+# interval and fails on a wrong byte, a failed read or growth; report: docs/benchmarks-soak.md.
 # BENCH_JAVA_OPTS adds JVM options to the benchmark JVM, for example
 # BENCH_JAVA_OPTS=-Dorg.slf4j.simpleLogger.log.io.seekwell.client=debug to log each hedge, give-up and retry.
 set -euo pipefail
@@ -33,6 +38,24 @@ if [ "$PROFILE" = faults ]; then
       --smoke true --report benchmarks/target/benchmarks-faults-quick.md "${PASS_ARGS[@]}"
   else
     run_benchmarks_class io.seekwell.bench.FaultBenchmark "${S3_ARGS[@]}" --scale full \
+      "${PASS_ARGS[@]}"
+  fi
+  exit 0
+fi
+if [ "$PROFILE" = soak ]; then
+  start_local_s3 s3 harness-proxy
+  # A heap of fixed size, touched at start: the resident set then grows only if native memory does.
+  heap=4g
+  if [ "$QUICK" = true ]; then heap=2g; fi
+  BENCH_JAVA_OPTS="-Xms$heap -Xmx$heap -XX:+AlwaysPreTouch ${BENCH_JAVA_OPTS:-}"
+  if [ "$QUICK" = true ]; then
+    # The small data, with caches smaller than it, so that GETs (and so faults) go on throughout.
+    run_benchmarks_class io.seekwell.bench.SoakBenchmark "${S3_ARGS[@]}" --scale quick \
+      --minutes 2 --warmup-minutes 0.5 --sample-seconds 10 \
+      --seekwell physicalio.max.memory.limit=16MB,physicalio.disk.cache.max.size=32MB \
+      --report benchmarks/target/benchmarks-soak-quick.md "${PASS_ARGS[@]}"
+  else
+    run_benchmarks_class io.seekwell.bench.SoakBenchmark "${S3_ARGS[@]}" --scale full \
       "${PASS_ARGS[@]}"
   fi
   exit 0

@@ -100,5 +100,5 @@ parse_profile() { # ARGS... -> sets PROFILE, QUICK and PASS_ARGS (other --name v
       *) echo "Unknown argument: $1" >&2; exit 2 ;;
     esac
   done
-  case "$PROFILE" in s3|loopback|faults|planning|rate) ;; *) echo "Unknown profile: $PROFILE (s3, loopback, faults, planning or rate)" >&2; exit 2 ;; esac
+  case "$PROFILE" in s3|loopback|faults|planning|rate|soak) ;; *) echo "Unknown profile: $PROFILE (s3, loopback, faults, planning, rate or soak)" >&2; exit 2 ;; esac
 }

@@ -59,6 +59,11 @@ final class SeekwellPath implements ReadPath {
     return ReadPath.super.taskFiles(keys, lengths);
   }
 
+  /** The bytes the factory's block cache holds now. */
+  long cachedBytes() {
+    return factory.getMemoryUsage().used();
+  }
+
   @Override
   public Optional<MetricsSnapshot> seekwellMetrics() {
     return Optional.of(factory.getMetrics());
