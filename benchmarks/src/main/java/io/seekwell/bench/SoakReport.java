@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -17,100 +18,101 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
 
 /**
- * The soak benchmark's report and verdict: a row per interval, the growth of each resource after
- * the warm-up (the most of the second half of the intervals against the most of the first, within a
- * resource's allowance), and every wrong or failed read.
+ * The soak benchmark's report and verdict: a row per interval, whether each resource grew after the
+ * warm-up, and every wrong or failed read. A resource grew if the least-squares line through its
+ * intervals after the warm-up rises over them by more than its allowance ({@link
+ * Resource#allowance}): a slope, so that one peak does not fail a run and a slow leak does.
  */
 final class SoakReport {
 
-  /**
-   * How much a resource may rise after the warm-up: a share of its level or an amount, the more.
-   */
-  private static final Map<Resource, double[]> ALLOWANCE = new EnumMap<>(Resource.class);
-
-  static {
-    ALLOWANCE.put(Resource.HEAP, new double[] {0.10, 32});
-    ALLOWANCE.put(Resource.DIRECT, new double[] {0.10, 16});
-    ALLOWANCE.put(Resource.RESIDENT, new double[] {0.10, 64});
-    // Pools start and end threads as the load comes and goes: their peaks move by a tenth.
-    ALLOWANCE.put(Resource.THREADS, new double[] {0.10, 8});
-    ALLOWANCE.put(Resource.FILES, new double[] {0.10, 16});
-    ALLOWANCE.put(Resource.CONNECTIONS, new double[] {0, 16});
-    ALLOWANCE.put(Resource.DISK, new double[] {0.10, 16});
-  }
-
-  private final List<SoakSample> samples;
-  private final Map<String, String> settings;
-  private final double warmupMinutes;
-  private final int threads;
-  private final double faultFraction;
-  private final List<String> failures;
-
-  SoakReport(
-      List<SoakSample> samples,
-      Map<String, String> settings,
+  /** How the soak ran. */
+  record Settings(
+      Map<String, String> seekwell,
       double warmupMinutes,
       int threads,
       double faultFraction,
-      List<String> failures) {
+      int versionedObjects,
+      int versionedLength) {}
+
+  private final List<SoakSample> samples;
+  private final SoakRun.Tally tally;
+  private final List<String> failures;
+  private final Settings settings;
+
+  SoakReport(
+      List<SoakSample> samples, SoakRun.Tally tally, List<String> failures, Settings settings) {
     this.samples = samples;
-    this.settings = settings;
-    this.warmupMinutes = warmupMinutes;
-    this.threads = threads;
-    this.faultFraction = faultFraction;
+    this.tally = tally;
     this.failures = failures;
+    this.settings = settings;
   }
 
   /** What makes the run fail: wrong bytes, failed reads, a resource that grew. */
   List<String> broken() {
     List<String> broken = new ArrayList<>();
-    SoakSample last = samples.get(samples.size() - 1);
-    if (last.wrong() > 0) {
-      broken.add(last.wrong() + " reads returned wrong bytes");
+    if (tally.wrong() > 0) {
+      broken.add(tally.wrong() + " reads returned wrong bytes");
     }
-    if (last.failed() > 0 || failures.size() > last.wrong()) {
-      broken.add(last.failed() + " reads failed");
+    if (tally.failed() > 0) {
+      broken.add(tally.failed() + " reads failed");
     }
-    broken.addAll(
-        growth().values().stream().filter(verdict -> verdict.startsWith("grew")).toList());
-    if (afterWarmup().size() < 2) {
-      broken.add("fewer than 2 intervals after the warm-up: nothing to judge growth by");
+    if (tally.overwrittenRight() == 0) {
+      broken.add("no read of an overwritten object succeeded");
     }
+    if (judged().size() < 3) {
+      broken.add("fewer than 3 intervals after the warm-up: nothing to judge growth by");
+    }
+    growth().values().stream().filter(verdict -> verdict.startsWith("grew")).forEach(broken::add);
     return broken;
   }
 
-  private List<SoakSample> afterWarmup() {
-    return samples.stream().filter(sample -> sample.minutes() >= warmupMinutes).toList();
+  /** The intervals after the warm-up, while the workers ran (not the sample after they ended). */
+  private List<SoakSample> judged() {
+    return samples.subList(0, samples.size() - 1).stream()
+        .filter(sample -> sample.minutes() >= settings.warmupMinutes())
+        .toList();
   }
 
-  /** Each resource's verdict: flat (with the numbers) or grew (with the numbers). */
+  /** Each resource's verdict: flat or grew, with its rise over the judged intervals. */
   Map<Resource, String> growth() {
     Map<Resource, String> verdicts = new EnumMap<>(Resource.class);
-    List<SoakSample> judged = afterWarmup();
-    if (judged.size() < 2) {
+    List<SoakSample> judged = judged();
+    if (judged.size() < 3) {
       return verdicts;
     }
-    int half = judged.size() / 2;
-    List<SoakSample> first = judged.subList(0, half);
-    List<SoakSample> second = judged.subList(half, judged.size());
-    for (Map.Entry<Resource, double[]> allowance : ALLOWANCE.entrySet()) {
-      Resource resource = allowance.getKey();
-      double before = first.stream().mapToDouble(resource::of).max().orElse(0);
-      double after = second.stream().mapToDouble(resource::of).max().orElse(0);
-      double allowed = before + Math.max(allowance.getValue()[0] * before, allowance.getValue()[1]);
+    double[] minutes = judged.stream().mapToDouble(SoakSample::minutes).toArray();
+    double span = minutes[minutes.length - 1] - minutes[0];
+    for (Resource resource : Resource.values()) {
+      double[] levels = judged.stream().mapToDouble(resource::of).toArray();
+      double mean = Arrays.stream(levels).average().orElse(0);
+      double rise = slope(minutes, levels) * span;
+      double allowed = resource.allowance(mean);
       verdicts.put(
           resource,
           String.format(
               Locale.ROOT,
-              "%s %s: at most %.0f in the first half after the warm-up, %.0f in the second"
-                  + " (allowed %.0f)",
-              after > allowed ? "grew" : "flat",
+              "%s %s: %+.1f over %.1f minutes after the warm-up, around %.0f (allowed %.0f)",
+              rise > allowed ? "grew" : "flat",
               resource.label,
-              before,
-              after,
+              rise,
+              span,
+              mean,
               allowed));
     }
     return verdicts;
+  }
+
+  /** The least-squares slope of {@code y} over {@code x}. */
+  private static double slope(double[] x, double[] y) {
+    double meanX = Arrays.stream(x).average().orElse(0);
+    double meanY = Arrays.stream(y).average().orElse(0);
+    double covariance = 0;
+    double variance = 0;
+    for (int i = 0; i < x.length; i++) {
+      covariance += (x[i] - meanX) * (y[i] - meanY);
+      variance += (x[i] - meanX) * (x[i] - meanX);
+    }
+    return variance == 0 ? 0 : covariance / variance;
   }
 
   String markdown() {
@@ -122,44 +124,62 @@ final class SoakReport {
                 Locale.ROOT,
                 "Run on %s: %d cores, Java %s. %.0f minutes (%.1f of warm-up), %d threads reading"
                     + " through Seekwell's factory, its Iceberg FileIO and its S3A stream factory,"
-                    + " one long-lived instance each (the settings below), the disk tier on in one directory;"
-                    + " the emulated S3 network (25 ms to the first byte, 90 MB/s per connection)"
-                    + " with %.0f %% of the connections faulted (stall before headers, stall in the"
-                    + " body, FIN, RST, a slow first byte: one kind per interval, in turn), two"
-                    + " requests answered 503 SlowDown and one of 8 objects of 1 MiB overwritten"
-                    + " every 5 seconds. The workloads: Parquet projections and full scans"
-                    + " (parquet-java with vectored reads), small Parquet files, a task group,"
+                    + " one long-lived instance each, the disk tier on in one directory; the"
+                    + " emulated S3 network (25 ms to the first byte, 90 MB/s per connection) with"
+                    + " %.0f %% of the connections faulted (stall before headers, stall in the"
+                    + " body, FIN, RST, a slow first byte: one kind per interval, in turn); every 5"
+                    + " seconds two requests answered 503 SlowDown and one of %d objects of %d KiB"
+                    + " overwritten. The workloads: Parquet projections and full scans"
+                    + " (parquet-java, vectored reads), small Parquet files, a task group,"
                     + " sequential and random reads of the raw file, ORC, and four random ranges of"
-                    + " an overwritten object in one stream. Every read is checked: a workload's"
-                    + " checksum against its healthy run's, an overwritten object's ranges against"
-                    + " the versions written (all from one version).%n%n",
+                    + " an overwritten object in one stream. Every read is checked: a workload"
+                    + " against the checksum of Iceberg's own S3FileIO reading the store directly,"
+                    + " an overwritten object's ranges against the versions written, all four of"
+                    + " one version.%n%n",
                 LocalDate.now(),
                 Runtime.getRuntime().availableProcessors(),
                 System.getProperty("java.version"),
                 last.minutes(),
-                warmupMinutes,
-                threads,
-                faultFraction * 100))
+                settings.warmupMinutes(),
+                settings.threads(),
+                settings.faultFraction() * 100,
+                settings.versionedObjects(),
+                settings.versionedLength() / 1024))
         .append("Seekwell's settings, on all three paths: `")
-        .append(settings)
+        .append(settings.seekwell())
         .append("`.\n\n")
         .append("Reproduce: `./scripts/bench.sh --profile soak --minutes ")
         .append(String.format(Locale.ROOT, "%.0f", last.minutes()))
-        .append("`\n\n");
+        .append("`\n\n")
+        .append(
+            "Heap is what a full collection left; direct memory includes mapped disk-tier files;"
+                + " connections are those the proxy holds; the disk tier's size is what `du`"
+                + " counts; cached is the core factory's block cache. The counters are the core"
+                + " and Iceberg paths' (S3A's stream factory reports to S3A's own statistics),"
+                + " the last row is taken once the workers ended.\n\n");
     out.append(
-        "| minute | reads | wrong | failed | GETs | heap MB | direct MB | RSS MB | threads"
+        "| minute | reads | wrong | failed | GETs | retries | hedges | stall cuts | resumes"
+            + " | disk hits | other slots' hits | heap MB | direct MB | RSS MB | threads"
             + " | open files | connections | disk tier MB | cached MB |\n");
-    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (SoakSample sample : samples) {
+      long[] counters = sample.counters();
       out.append(
           String.format(
               Locale.ROOT,
-              "| %.1f | %d | %d | %d | %d | %.0f | %.0f | %.0f | %d | %d | %d | %.0f | %.0f |%n",
+              "| %.1f | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %.0f | %.0f | %.0f"
+                  + " | %d | %d | %d | %.0f | %.0f |%n",
               sample.minutes(),
               sample.reads(),
               sample.wrong(),
               sample.failed(),
               sample.gets(),
+              counters[0],
+              counters[1],
+              counters[2],
+              counters[3],
+              counters[4],
+              counters[5],
               Resource.HEAP.of(sample),
               Resource.DIRECT.of(sample),
               Resource.RESIDENT.of(sample),
@@ -171,16 +191,25 @@ final class SoakReport {
     }
     out.append("\n## Verdict\n\n");
     List<String> broken = broken();
-    out.append(broken.isEmpty() ? "Passed: " : "**Failed**: ")
-        .append(
+    out.append(
             broken.isEmpty()
-                ? "no wrong byte, no failed read, nothing grew."
-                : String.join("; ", broken))
-        .append("\n\n");
+                ? "Passed: no wrong byte, no failed read, nothing grew."
+                : "**Failed**: " + String.join("; ", broken))
+        .append(
+            String.format(
+                Locale.ROOT,
+                " %d reads checked, %d wrong, %d failed; %d reads of overwritten objects right,"
+                    + " %d streams failed with ObjectChangedException as their object changed"
+                    + " under them (as documented: a stream never mixes versions).%n%n",
+                tally.reads(),
+                tally.wrong(),
+                tally.failed(),
+                tally.overwrittenRight(),
+                tally.changed()));
     growth().values().forEach(verdict -> out.append("- ").append(verdict).append('\n'));
     if (!failures.isEmpty()) {
-      out.append("\nWrong and failed reads:\n\n");
-      failures.stream().limit(50).forEach(failure -> out.append("- ").append(failure).append('\n'));
+      out.append("\nWrong and failed reads (the first 50):\n\n");
+      failures.forEach(failure -> out.append("- ").append(failure).append('\n'));
     }
     return out.toString();
   }
@@ -197,7 +226,7 @@ final class SoakReport {
         new XYChartBuilder()
             .width(900)
             .height(500)
-            .title("Resources over the soak (after a full collection)")
+            .title("Resources over the soak (heap after a full collection)")
             .xAxisTitle("minutes")
             .yAxisTitle("MB, or count")
             .build();

@@ -1,8 +1,8 @@
 package io.seekwell.bench;
 
 /**
- * One interval of the soak benchmark: when, what the process held, what the read paths held, and
- * the reads so far.
+ * One interval of the soak benchmark: when, what the process held, what the read paths held, the
+ * reads so far, and the Seekwell paths' counters ({@link SoakRun#COUNTERS}, in that order).
  */
 record SoakSample(
     double minutes,
@@ -13,55 +13,56 @@ record SoakSample(
     long reads,
     long wrong,
     long failed,
-    long gets) {
+    long gets,
+    long[] counters) {
 
   private static final double MB = 1e6;
 
   /** The resources the benchmark requires to stay flat, by name, as numbers. */
   enum Resource {
-    HEAP("heap MB") {
+    HEAP("heap MB", 0.10, 32) {
       @Override
       double of(SoakSample sample) {
         return sample.process().heapBytes() / MB;
       }
     },
-    DIRECT("direct and mapped MB") {
+    DIRECT("direct and mapped MB", 0.10, 16) {
       @Override
       double of(SoakSample sample) {
         return sample.process().directBytes() / MB;
       }
     },
-    RESIDENT("RSS MB") {
+    RESIDENT("RSS MB", 0.10, 64) {
       @Override
       double of(SoakSample sample) {
         return sample.process().residentBytes() / MB;
       }
     },
-    THREADS("threads") {
+    THREADS("threads", 0.10, 8) {
       @Override
       double of(SoakSample sample) {
         return sample.process().threads();
       }
     },
-    FILES("open files") {
+    FILES("open files", 0.10, 16) {
       @Override
       double of(SoakSample sample) {
         return sample.process().openFiles();
       }
     },
-    CONNECTIONS("connections") {
+    CONNECTIONS("connections", 0, 16) {
       @Override
       double of(SoakSample sample) {
         return sample.connections();
       }
     },
-    DISK("disk tier MB") {
+    DISK("disk tier MB", 0.10, 16) {
       @Override
       double of(SoakSample sample) {
         return sample.diskBytes() / MB;
       }
     },
-    CACHED("cached MB") {
+    CACHED("cached MB", 0.10, 16) {
       @Override
       double of(SoakSample sample) {
         return sample.cachedBytes() / MB;
@@ -69,9 +70,22 @@ record SoakSample(
     };
 
     final String label;
+    private final double share;
+    private final double amount;
 
-    Resource(String label) {
+    /**
+     * A resource named {@code label}, allowed to rise after the warm-up by {@code share} of its
+     * level or by {@code amount}, the more: pools start and end threads as the load comes and goes,
+     * and caches fill and empty up to their bounds.
+     */
+    Resource(String label, double share, double amount) {
       this.label = label;
+      this.share = share;
+      this.amount = amount;
+    }
+
+    double allowance(double level) {
+      return Math.max(share * level, amount);
     }
 
     abstract double of(SoakSample sample);

@@ -62,16 +62,11 @@ final class VersionedObjects {
     return keys.get(object);
   }
 
-  long overwrites() {
-    return overwrites.get();
-  }
-
   /** Writes a new version of {@code object}. */
   void overwrite(int object) {
     byte[] content = new byte[length];
     new SplittableRandom(31L * overwrites.incrementAndGet() + object).nextBytes(content);
-    admin.putObject(
-        request -> request.bucket(bucket).key(keys.get(object)), RequestBody.fromBytes(content));
+    // Kept before it is written: a stream may read it as soon as the PUT is done.
     Deque<byte[]> kept = versions.get(object);
     synchronized (kept) {
       kept.addFirst(content);
@@ -79,6 +74,8 @@ final class VersionedObjects {
         kept.removeLast();
       }
     }
+    admin.putObject(
+        request -> request.bucket(bucket).key(keys.get(object)), RequestBody.fromBytes(content));
   }
 
   /**

@@ -73,7 +73,7 @@ enum Workload {
     long run(ReadPath path, Dataset data) throws IOException {
       long length = data.length(data.raw);
       SplittableRandom random = new SplittableRandom(42);
-      long checksum = 0;
+      CRC32 crc = new CRC32();
       byte[] buffer = new byte[4096];
       try (ReadPath.PositionalReader reader = path.open(data.raw, length)) {
         for (int i = 0; i < 200; i++) {
@@ -82,10 +82,10 @@ enum Workload {
           while (done < buffer.length) {
             done += reader.read(buffer, done, buffer.length - done);
           }
-          checksum = checksum * 31 + buffer[0] + buffer[4095];
+          crc.update(buffer);
         }
       }
-      return checksum;
+      return crc.getValue();
     }
   },
   W7("16 concurrent streams: 8 projections (W1) and 8 sequential reads (W5)") {

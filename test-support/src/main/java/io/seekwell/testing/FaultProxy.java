@@ -39,6 +39,7 @@ public final class FaultProxy implements AutoCloseable {
   private final ServerSocket server;
   private final InetSocketAddress target;
   private final Queue<String> requestHeads = new ConcurrentLinkedQueue<>();
+  private volatile boolean recordingHeads = true;
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
   private final AtomicInteger errorsLeft = new AtomicInteger();
   private volatile int errorStatus = 503;
@@ -220,9 +221,18 @@ public final class FaultProxy implements AutoCloseable {
     return fault;
   }
 
-  /** The head (request line and headers) of every request received, in order. */
+  /**
+   * The head (request line and headers) of every request received, in order, until {@link
+   * #stopRecordingRequestHeads}.
+   */
   public List<String> requestHeads() {
     return List.copyOf(requestHeads);
+  }
+
+  /** Forgets the heads recorded and records no more: for a proxy that runs for hours. */
+  public void stopRecordingRequestHeads() {
+    recordingHeads = false;
+    requestHeads.clear();
   }
 
   /** Response bytes forwarded to clients so far, headers included. */
@@ -266,7 +276,9 @@ public final class FaultProxy implements AutoCloseable {
           return;
         }
         String text = new String(head, StandardCharsets.ISO_8859_1);
-        requestHeads.add(text);
+        if (recordingHeads) {
+          requestHeads.add(text);
+        }
         if (errorsLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
           answerError(client, text.startsWith("HEAD "), errorStatus, errorCode);
           return;
