@@ -28,7 +28,7 @@ record ProcessResources(
             .sum();
     long direct =
         ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
-            .filter(pool -> pool.getName().equals("direct") || pool.getName().equals("mapped"))
+            .filter(pool -> pool.getName().equals("direct"))
             .mapToLong(BufferPoolMXBean::getMemoryUsed)
             .sum();
     return new ProcessResources(

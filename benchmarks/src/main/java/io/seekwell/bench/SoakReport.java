@@ -152,7 +152,8 @@ final class SoakReport {
         .append(String.format(Locale.ROOT, "%.0f", last.minutes()))
         .append("`\n\n")
         .append(
-            "Heap is what a full collection left; direct memory includes mapped disk-tier files;"
+            "Heap is what a full collection left; direct memory is the JVM's direct buffers (the"
+                + " disk tier's mapped files, bounded by their count, are in the resident set);"
                 + " connections are those the proxy holds; the disk tier's size is what `du`"
                 + " counts; cached is the core factory's block cache. The counters are the core"
                 + " and Iceberg paths' (S3A's stream factory reports to S3A's own statistics),"

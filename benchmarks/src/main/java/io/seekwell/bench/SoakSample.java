@@ -20,13 +20,13 @@ record SoakSample(
 
   /** The resources the benchmark requires to stay flat, by name, as numbers. */
   enum Resource {
-    HEAP("heap MB", 0.10, 32) {
+    HEAP("heap MB", 0.10, 64) {
       @Override
       double of(SoakSample sample) {
         return sample.process().heapBytes() / MB;
       }
     },
-    DIRECT("direct and mapped MB", 0.10, 16) {
+    DIRECT("direct MB", 0.25, 64) {
       @Override
       double of(SoakSample sample) {
         return sample.process().directBytes() / MB;
@@ -38,7 +38,7 @@ record SoakSample(
         return sample.process().residentBytes() / MB;
       }
     },
-    THREADS("threads", 0.10, 8) {
+    THREADS("threads", 0.15, 16) {
       @Override
       double of(SoakSample sample) {
         return sample.process().threads();
