@@ -25,6 +25,14 @@ final class ResumingInputStream extends BulkReadInputStream {
 
   private static final Logger LOG = LoggerFactory.getLogger(ResumingInputStream.class);
 
+  /**
+   * The most one read asks of the body. The watchdog sees progress only when a read returns, and
+   * the SDK's blocking body returns only once it has filled what was asked: a read of a whole large
+   * range would look stalled while its bytes flow. The stall deadline is set by the time a read of
+   * this size takes ({@link ResponseTimes}).
+   */
+  static final int MAX_READ = 64 * 1024;
+
   private final GetRequest request;
   private final String etag;
   private final ResumingObjectClient.Resumes shared;
@@ -66,7 +74,7 @@ final class ResumingInputStream extends BulkReadInputStream {
       }
       try {
         watch.reading();
-        int n = current.stream().read(buffer, offset, length);
+        int n = current.stream().read(buffer, offset, Math.min(length, MAX_READ));
         watch.idle();
         if (n > 0) {
           position += n;

@@ -9,10 +9,17 @@ import io.seekwell.common.ByteRange;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.HeadRequest;
+import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
+import io.seekwell.common.object.ObjectMetadata;
 import java.io.FileNotFoundException;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -82,5 +89,59 @@ class ResumingObjectClientTest {
         store.content.length,
         client.headObject(HeadRequest.of(ScriptedStore.OBJECT)).get(10, TimeUnit.SECONDS).length());
     assertEquals(0, store.metrics.get(Metric.RETRIES));
+  }
+
+  @Test
+  void aReadOfAWholeLargeRangeAsksTheBodyForAtMostOneChunkAtATime() throws Exception {
+    // A body that, like the SDK's blocking one, returns only once it has filled what was asked:
+    // asked for the whole range, it would give the watchdog no progress to see until the end.
+    List<Integer> asked = new ArrayList<>();
+    ObjectClient recording =
+        new ObjectClient() {
+          @Override
+          public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
+            return store.faults.headObject(request);
+          }
+
+          @Override
+          public void close() {}
+
+          @Override
+          public CompletableFuture<ObjectContent> getObject(GetRequest request) {
+            return store
+                .faults
+                .getObject(request)
+                .thenApply(
+                    content ->
+                        new ObjectContent(
+                            content.range(),
+                            content.etag(),
+                            new FilterInputStream(content.stream()) {
+                              @Override
+                              public int read(byte[] buffer, int offset, int length)
+                                  throws IOException {
+                                asked.add(length);
+                                return in.readNBytes(buffer, offset, length);
+                              }
+                            }));
+          }
+        };
+    try (ResumingObjectClient resuming =
+            new ResumingObjectClient(
+                new ResumingObjectClient.Resumes(
+                    recording,
+                    new RetryPolicy(CONFIG),
+                    store.clock,
+                    times,
+                    new StallWatchdog(store.clock, store.clock, times, CONFIG),
+                    new RequestCounter(store.metrics)));
+        ObjectContent content = resuming.getObject(store.all).get(10, TimeUnit.SECONDS)) {
+      byte[] all = new byte[store.content.length];
+      assertEquals(all.length, content.stream().readNBytes(all, 0, all.length));
+      assertArrayEquals(store.content, all);
+    }
+    assertTrue(asked.size() >= store.content.length / ResumingInputStream.MAX_READ, "" + asked);
+    assertTrue(
+        asked.stream().allMatch(length -> length <= ResumingInputStream.MAX_READ), "" + asked);
   }
 }
