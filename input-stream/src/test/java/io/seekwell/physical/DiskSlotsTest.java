@@ -11,7 +11,6 @@ import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
-import io.seekwell.common.object.RequestOptions;
 import io.seekwell.testing.Directories;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
@@ -37,8 +36,7 @@ class DiskSlotsTest {
 
   private static final int MIB = 1024 * 1024;
   private static final int LENGTH = 2 * MIB + 777;
-  private static final FetchContext IMMUTABLE =
-      new FetchContext(RequestOptions.none(), range -> {}, true);
+  private static final FetchContext IMMUTABLE = Contexts.IMMUTABLE;
   private static final ObjectLocation LOCATION = ObjectLocation.of("bucket", "data/slot.parquet");
 
   @TempDir Path directory;

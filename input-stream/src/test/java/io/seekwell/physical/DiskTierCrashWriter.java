@@ -7,7 +7,6 @@ import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
-import io.seekwell.common.object.RequestOptions;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
 import java.io.IOException;
@@ -35,7 +34,7 @@ public final class DiskTierCrashWriter {
   static final long SLOT_BYTES = 6L << 20;
 
   private static final int MIB = 1024 * 1024;
-  static final FetchContext IMMUTABLE = new FetchContext(RequestOptions.none(), range -> {}, true);
+  static final FetchContext IMMUTABLE = Contexts.IMMUTABLE;
 
   private DiskTierCrashWriter() {}
 

@@ -6,7 +6,6 @@ import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
-import io.seekwell.common.object.RequestOptions;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
 import java.nio.file.Path;
@@ -39,7 +38,7 @@ public final class DiskTierLockHolder {
         ObjectLocation location = ObjectLocation.of("bucket", args[1]);
         byte[] content = TestData.randomBytes(Long.parseLong(args[3]), Integer.parseInt(args[2]));
         etag = store.put(location, content);
-        FetchContext immutable = new FetchContext(RequestOptions.none(), range -> {}, true);
+        FetchContext immutable = Contexts.IMMUTABLE;
         try (ObjectReader reader =
             io.open(location, ObjectMetadata.of(content.length, etag), immutable)) {
           byte[] bytes = new byte[content.length];

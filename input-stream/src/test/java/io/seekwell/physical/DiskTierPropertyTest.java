@@ -9,7 +9,6 @@ import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
-import io.seekwell.common.object.RequestOptions;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
 import java.io.IOException;
@@ -40,8 +39,7 @@ class DiskTierPropertyTest {
 
   private static final int KIB = 1024;
   private static final int MEMORY_LIMIT = 256 * KIB;
-  private static final FetchContext IMMUTABLE =
-      new FetchContext(RequestOptions.none(), range -> {}, true);
+  private static final FetchContext IMMUTABLE = Contexts.IMMUTABLE;
 
   @Provide
   Arbitrary<List<int[]>> reads() {

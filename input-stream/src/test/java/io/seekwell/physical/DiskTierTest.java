@@ -16,7 +16,6 @@ import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
-import io.seekwell.common.object.RequestOptions;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
 import java.io.IOException;
@@ -43,10 +42,8 @@ class DiskTierTest {
 
   private static final int MIB = 1024 * 1024;
   private static final int LENGTH = 3 * MIB + 12_345;
-  private static final FetchContext IMMUTABLE =
-      new FetchContext(RequestOptions.none(), range -> {}, true);
-  private static final FetchContext MUTABLE =
-      new FetchContext(RequestOptions.none(), range -> {}, false);
+  private static final FetchContext IMMUTABLE = Contexts.IMMUTABLE;
+  private static final FetchContext MUTABLE = Contexts.MUTABLE;
 
   /** How many mappings one object read from disk leaves: none where files are not mapped. */
   private static final int MAPPED = Mappings.available() ? 1 : 0;

@@ -13,7 +13,6 @@ import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
-import io.seekwell.common.object.RequestOptions;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
 import java.io.ByteArrayOutputStream;
@@ -42,8 +41,7 @@ class DiskTierUnavailableTest {
 
   private static final int MIB = 1024 * 1024;
   private static final int LENGTH = 3 * MIB + 12_345;
-  private static final FetchContext IMMUTABLE =
-      new FetchContext(RequestOptions.none(), range -> {}, true);
+  private static final FetchContext IMMUTABLE = Contexts.IMMUTABLE;
   private static final ObjectLocation LOCATION = ObjectLocation.of("bucket", "data/cold.parquet");
 
   @TempDir Path temporary;

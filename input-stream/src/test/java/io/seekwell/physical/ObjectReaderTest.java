@@ -10,12 +10,11 @@ import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
-import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
-import io.seekwell.common.object.RequestOptions;
+import io.seekwell.testing.ForwardingObjectClient;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.ManualClock;
 import io.seekwell.testing.TestData;
@@ -35,8 +34,7 @@ import org.junit.jupiter.api.Test;
 class ObjectReaderTest {
 
   private static final int MIB = 1024 * 1024;
-  private static final FetchContext CONTEXT =
-      new FetchContext(RequestOptions.none(), range -> {}, false);
+  private static final FetchContext CONTEXT = Contexts.MUTABLE;
 
   private static final PhysicalIOConfiguration CONFIGURATION =
       PhysicalIOConfiguration.builder()
@@ -52,27 +50,8 @@ class ObjectReaderTest {
   private final PhysicalIO physicalIO =
       new PhysicalIO(store, CONFIGURATION, new Metrics(), Ticker.system());
 
-  /** The in-memory store behind a test's GETs: HEADs and closing go straight to it. */
-  private abstract static class InFrontOfStore implements ObjectClient {
-    final ObjectClient store;
-
-    InFrontOfStore(ObjectClient store) {
-      this.store = store;
-    }
-
-    @Override
-    public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
-      return store.headObject(request);
-    }
-
-    @Override
-    public void close() {
-      store.close();
-    }
-  }
-
   /** The in-memory store, whose GETs are answered only once the test lets them. */
-  private static final class HeldAnswers extends InFrontOfStore {
+  private static final class HeldAnswers extends ForwardingObjectClient {
     private final CountDownLatch sent = new CountDownLatch(1);
     private final CompletableFuture<Void> answer = new CompletableFuture<>();
 
@@ -82,7 +61,7 @@ class ObjectReaderTest {
 
     @Override
     public CompletableFuture<ObjectContent> getObject(GetRequest request) {
-      CompletableFuture<ObjectContent> response = store.getObject(request);
+      CompletableFuture<ObjectContent> response = delegate.getObject(request);
       sent.countDown();
       return response.thenCombine(answer, (content, ignored) -> content);
     }
@@ -92,7 +71,7 @@ class ObjectReaderTest {
    * The in-memory store behind an emulated far link, on a {@link ManualClock}: every GET waits 25
    * ms for its first byte and its body arrives at 90 MB/s.
    */
-  private static final class FarLink extends InFrontOfStore {
+  private static final class FarLink extends ForwardingObjectClient {
     private static final double BYTES_PER_NANO = 90e6 / 1e9;
     private final ManualClock clock;
 
@@ -104,21 +83,23 @@ class ObjectReaderTest {
     @Override
     public CompletableFuture<ObjectContent> getObject(GetRequest request) {
       clock.advance(Duration.ofMillis(25));
-      return store
+      return delegate
           .getObject(request)
           .thenApply(
               content ->
-                  new ObjectContent(
-                      content.range(),
-                      content.etag(),
-                      new FilterInputStream(content.stream()) {
-                        @Override
-                        public int read(byte[] buffer, int offset, int length) throws IOException {
-                          int n = super.read(buffer, offset, length);
-                          clock.advance(Duration.ofNanos((long) (Math.max(n, 0) / BYTES_PER_NANO)));
-                          return n;
-                        }
-                      }));
+                  withBody(
+                      content,
+                      body ->
+                          new FilterInputStream(body) {
+                            @Override
+                            public int read(byte[] buffer, int offset, int length)
+                                throws IOException {
+                              int n = super.read(buffer, offset, length);
+                              clock.advance(
+                                  Duration.ofNanos((long) (Math.max(n, 0) / BYTES_PER_NANO)));
+                              return n;
+                            }
+                          }));
     }
   }
 

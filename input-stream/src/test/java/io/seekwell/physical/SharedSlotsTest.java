@@ -11,7 +11,6 @@ import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
-import io.seekwell.common.object.RequestOptions;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
 import java.io.IOException;
@@ -32,14 +31,13 @@ import org.junit.jupiter.api.io.TempDir;
  * scope's of this JVM, which for the files is the same. Read only, never a wrong byte, never
  * another version's or a mutable object's.
  */
+@SuppressWarnings("try") // holders are opened for the slot they keep, not to be called
 class SharedSlotsTest {
 
   private static final int MIB = 1024 * 1024;
   private static final int LENGTH = 3 * MIB + 12_345;
-  private static final FetchContext IMMUTABLE =
-      new FetchContext(RequestOptions.none(), range -> {}, true);
-  private static final FetchContext MUTABLE =
-      new FetchContext(RequestOptions.none(), range -> {}, false);
+  private static final FetchContext IMMUTABLE = Contexts.IMMUTABLE;
+  private static final FetchContext MUTABLE = Contexts.MUTABLE;
   private static final String KEY = "warehouse/db/t/metadata/snap-1.avro";
   private static final ObjectLocation LOCATION = ObjectLocation.of("bucket", KEY);
 
@@ -77,6 +75,23 @@ class SharedSlotsTest {
     }
   }
 
+  /**
+   * A factory of a scope of its own, which takes the first free slot and writes the whole object
+   * there before it is returned.
+   */
+  private PhysicalIO holdingTheObject() throws IOException {
+    Metrics metrics = new Metrics();
+    PhysicalIO io = physicalIO(new DiskCaches(), metrics);
+    try {
+      readWhole(io, etag, IMMUTABLE);
+      DiskWrites.await(metrics, LENGTH);
+      return io;
+    } catch (IOException | RuntimeException | Error e) {
+      io.close();
+      throw e;
+    }
+  }
+
   /** Reads the object whole in a factory of a scope of its own, counting in {@code metrics}. */
   private byte[] readInAnotherSlot(Metrics metrics, String tag, FetchContext context)
       throws IOException {
@@ -103,10 +118,7 @@ class SharedSlotsTest {
 
   @Test
   void whatAnotherSlotServesIsAlsoKeptInTheReadersOwnSlot() throws IOException {
-    Metrics holder = new Metrics();
-    try (PhysicalIO first = physicalIO(new DiskCaches(), holder)) {
-      readWhole(first, etag, IMMUTABLE);
-      DiskWrites.await(holder, LENGTH);
+    try (PhysicalIO holder = holdingTheObject()) { // open: it keeps its slot while others read
       int getsBefore = store.gets().size();
       Metrics metrics = new Metrics();
       try (PhysicalIO second = physicalIO(new DiskCaches(), metrics)) {
@@ -122,10 +134,7 @@ class SharedSlotsTest {
 
   @Test
   void aGranuleThatFailsItsChecksumIsFetchedAndTheOtherSlotIsLeftAsItWas() throws IOException {
-    Metrics holder = new Metrics();
-    try (PhysicalIO first = physicalIO(new DiskCaches(), holder)) {
-      readWhole(first, etag, IMMUTABLE);
-      DiskWrites.await(holder, LENGTH);
+    try (PhysicalIO holder = holdingTheObject()) { // open: it keeps its slot while others read
       int getsBefore = store.gets().size();
       Path data = dataFiles().get(0);
       try (FileChannel channel = FileChannel.open(data, StandardOpenOption.WRITE)) {
@@ -149,10 +158,7 @@ class SharedSlotsTest {
 
   @Test
   void anotherVersionOrAMutableObjectIsNeverReadFromAnotherSlot() throws IOException {
-    Metrics holder = new Metrics();
-    try (PhysicalIO first = physicalIO(new DiskCaches(), holder)) {
-      readWhole(first, etag, IMMUTABLE);
-      DiskWrites.await(holder, LENGTH);
+    try (PhysicalIO holder = holdingTheObject()) { // open: it keeps its slot while others read
       int getsBefore = store.gets().size();
 
       byte[] overwritten = TestData.randomBytes(12, LENGTH);
@@ -167,11 +173,7 @@ class SharedSlotsTest {
 
   @Test
   void anIndexOfAnotherObjectOrALinkInAnotherSlotIsNotRead() throws IOException {
-    Metrics holder = new Metrics();
-    try (PhysicalIO first = physicalIO(new DiskCaches(), holder)) {
-      readWhole(first, etag, IMMUTABLE);
-      DiskWrites.await(holder, LENGTH);
-    }
+    holdingTheObject().close();
     Path index = only(".index");
     Path data = only(".data");
     // slot-1: the object's files, with a header naming another object; slot-2: links to slot-0's.

@@ -29,8 +29,7 @@ class TiersTest {
 
   private static final int LENGTH = 256 * 1024;
   private static final ObjectLocation LOCATION = ObjectLocation.of("bucket", "object");
-  private static final FetchContext CONTEXT =
-      new FetchContext(RequestOptions.none(), range -> {}, true);
+  private static final FetchContext CONTEXT = Contexts.IMMUTABLE;
 
   private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
   private final byte[] content = TestData.randomBytes(3, LENGTH);

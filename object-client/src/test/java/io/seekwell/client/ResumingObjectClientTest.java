@@ -11,7 +11,7 @@ import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
-import io.seekwell.common.object.ObjectMetadata;
+import io.seekwell.testing.ForwardingObjectClient;
 import java.io.FileNotFoundException;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -97,33 +97,24 @@ class ResumingObjectClientTest {
     // asked for the whole range, it would give the watchdog no progress to see until the end.
     List<Integer> asked = new ArrayList<>();
     ObjectClient recording =
-        new ObjectClient() {
-          @Override
-          public CompletableFuture<ObjectMetadata> headObject(HeadRequest request) {
-            return store.faults.headObject(request);
-          }
-
-          @Override
-          public void close() {}
-
+        new ForwardingObjectClient(store.faults) {
           @Override
           public CompletableFuture<ObjectContent> getObject(GetRequest request) {
-            return store
-                .faults
+            return delegate
                 .getObject(request)
                 .thenApply(
                     content ->
-                        new ObjectContent(
-                            content.range(),
-                            content.etag(),
-                            new FilterInputStream(content.stream()) {
-                              @Override
-                              public int read(byte[] buffer, int offset, int length)
-                                  throws IOException {
-                                asked.add(length);
-                                return in.readNBytes(buffer, offset, length);
-                              }
-                            }));
+                        withBody(
+                            content,
+                            body ->
+                                new FilterInputStream(body) {
+                                  @Override
+                                  public int read(byte[] buffer, int offset, int length)
+                                      throws IOException {
+                                    asked.add(length);
+                                    return in.readNBytes(buffer, offset, length);
+                                  }
+                                }));
           }
         };
     try (ResumingObjectClient resuming =
