@@ -18,8 +18,8 @@ import io.seekwell.testing.ForwardingObjectClient;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.ManualClock;
 import io.seekwell.testing.TestData;
-import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -83,23 +83,14 @@ class ObjectReaderTest {
     @Override
     public CompletableFuture<ObjectContent> getObject(GetRequest request) {
       clock.advance(Duration.ofMillis(25));
-      return delegate
-          .getObject(request)
-          .thenApply(
-              content ->
-                  withBody(
-                      content,
-                      body ->
-                          new FilterInputStream(body) {
-                            @Override
-                            public int read(byte[] buffer, int offset, int length)
-                                throws IOException {
-                              int n = super.read(buffer, offset, length);
-                              clock.advance(
-                                  Duration.ofNanos((long) (Math.max(n, 0) / BYTES_PER_NANO)));
-                              return n;
-                            }
-                          }));
+      return super.getObject(request);
+    }
+
+    @Override
+    protected int read(InputStream body, byte[] buffer, int offset, int length) throws IOException {
+      int n = body.read(buffer, offset, length);
+      clock.advance(Duration.ofNanos((long) (Math.max(n, 0) / BYTES_PER_NANO)));
+      return n;
     }
   }
 

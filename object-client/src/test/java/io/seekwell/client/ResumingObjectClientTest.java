@@ -13,13 +13,12 @@ import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.testing.ForwardingObjectClient;
 import java.io.FileNotFoundException;
-import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -99,22 +98,10 @@ class ResumingObjectClientTest {
     ObjectClient recording =
         new ForwardingObjectClient(store.faults) {
           @Override
-          public CompletableFuture<ObjectContent> getObject(GetRequest request) {
-            return delegate
-                .getObject(request)
-                .thenApply(
-                    content ->
-                        withBody(
-                            content,
-                            body ->
-                                new FilterInputStream(body) {
-                                  @Override
-                                  public int read(byte[] buffer, int offset, int length)
-                                      throws IOException {
-                                    asked.add(length);
-                                    return in.readNBytes(buffer, offset, length);
-                                  }
-                                }));
+          protected int read(InputStream body, byte[] buffer, int offset, int length)
+              throws IOException {
+            asked.add(length);
+            return body.readNBytes(buffer, offset, length);
           }
         };
     try (ResumingObjectClient resuming =

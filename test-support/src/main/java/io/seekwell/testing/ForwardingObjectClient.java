@@ -5,13 +5,15 @@ import io.seekwell.common.object.HeadRequest;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectMetadata;
+import java.io.FilterInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.UnaryOperator;
 
 /**
  * An object client that forwards every call to another, for a test to override what it changes:
- * when GETs are answered, what their bodies do. Thread-safe as the client it forwards to.
+ * when GETs are answered ({@link #getObject}), what their bodies' reads do ({@link #read}).
+ * Thread-safe as the client it forwards to and the test's overrides are.
  */
 public abstract class ForwardingObjectClient implements ObjectClient {
 
@@ -22,9 +24,12 @@ public abstract class ForwardingObjectClient implements ObjectClient {
     this.delegate = delegate;
   }
 
-  /** {@code content} with its body read through {@code wrap(body)}. */
-  protected static ObjectContent withBody(ObjectContent content, UnaryOperator<InputStream> wrap) {
-    return new ObjectContent(content.range(), content.etag(), wrap.apply(content.stream()));
+  /**
+   * One read of a GET's body of up to {@code length} bytes; by default the body's own. Bulk reads
+   * of every body go through it.
+   */
+  protected int read(InputStream body, byte[] buffer, int offset, int length) throws IOException {
+    return body.read(buffer, offset, length);
   }
 
   @Override
@@ -34,7 +39,19 @@ public abstract class ForwardingObjectClient implements ObjectClient {
 
   @Override
   public CompletableFuture<ObjectContent> getObject(GetRequest request) {
-    return delegate.getObject(request);
+    return delegate
+        .getObject(request)
+        .thenApply(
+            content ->
+                new ObjectContent(
+                    content.range(),
+                    content.etag(),
+                    new FilterInputStream(content.stream()) {
+                      @Override
+                      public int read(byte[] buffer, int offset, int length) throws IOException {
+                        return ForwardingObjectClient.this.read(in, buffer, offset, length);
+                      }
+                    }));
   }
 
   @Override
