@@ -51,7 +51,7 @@ if [ "$PROFILE" = soak ]; then
   if [ "$QUICK" = true ]; then
     # The small data, with caches smaller than it, so that GETs (and so faults) go on throughout.
     run_benchmarks_class io.seekwell.bench.SoakBenchmark "${S3_ARGS[@]}" --scale quick \
-      --minutes 2 --warmup-minutes 0.5 --sample-seconds 10 \
+      --minutes 2 --warmup-minutes 1 --sample-seconds 10 \
       --seekwell physicalio.max.memory.limit=16MB,physicalio.disk.cache.max.size=32MB \
       --report benchmarks/target/benchmarks-soak-quick.md "${PASS_ARGS[@]}"
   else
