@@ -49,6 +49,7 @@ public final class FaultProxy implements AutoCloseable {
   private final AtomicLong bytesToClients = new AtomicLong();
   private final AtomicInteger connections = new AtomicInteger();
   private final AtomicLong forwardedRequests = new AtomicLong();
+  private final AtomicLong forwardedObjectGets = new AtomicLong();
   private final Throttle throttle = new Throttle();
   private volatile long requestDelayMillis;
   private volatile long bytesPerSecond;
@@ -165,6 +166,14 @@ public final class FaultProxy implements AutoCloseable {
     return forwardedRequests.get();
   }
 
+  /**
+   * GETs of an object (a path-style {@code GET /bucket/key}, not a listing of a bucket) forwarded
+   * to the store so far.
+   */
+  public long forwardedObjectGets() {
+    return forwardedObjectGets.get();
+  }
+
   /** Resets the connection once {@code bytes} more response bytes have reached the client. */
   public void cutNextResponseAfter(long bytes) {
     cutFault.arm(bytes);
@@ -240,6 +249,18 @@ public final class FaultProxy implements AutoCloseable {
     return bytesToClients.get();
   }
 
+  private static boolean isObjectGet(String head) {
+    if (!head.startsWith("GET /")) {
+      return false;
+    }
+    int end = head.indexOf(' ', 4);
+    String target = head.substring(4, end < 0 ? head.length() : end);
+    int query = target.indexOf('?');
+    String path = query < 0 ? target : target.substring(0, query);
+    int keyStart = path.indexOf('/', 1);
+    return keyStart > 0 && keyStart < path.length() - 1;
+  }
+
   private void acceptLoop() {
     while (!closed) {
       try {
@@ -292,6 +313,9 @@ public final class FaultProxy implements AutoCloseable {
           return;
         }
         forwardedRequests.incrementAndGet();
+        if (isObjectGet(text)) {
+          forwardedObjectGets.incrementAndGet();
+        }
         if (connectionFault != null) {
           head = closingAfterResponse(text).getBytes(StandardCharsets.ISO_8859_1);
         }
