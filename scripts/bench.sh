@@ -3,7 +3,7 @@
 # datasets once (cached in .tools/bench-data), runs every workload on every read path, writes
 # docs/benchmarks.md (docs/benchmarks-loopback.md for --profile loopback, or
 # target/benchmarks-quick.md with --quick), and stops what it started.
-# Usage: ./scripts/bench.sh [--profile s3|loopback|faults|planning|rate|soak] [--quick] [--paths a,b]
+# Usage: ./scripts/bench.sh [--profile s3|loopback|faults|planning|rate|soak|tpch] [--quick] [--paths a,b]
 #        [--workloads W1,W5] [--iterations N] [--warmup N] [--report FILE]
 # Other --name value options go to the profile's program, which refuses an option it does not take
 # and names the ones it does.
@@ -20,13 +20,17 @@
 # workloads for --minutes (60 by default; 2 with --quick) with faults on 2 % of the connections,
 # 503s and overwritten objects, the disk tier on; it records the process's resources every
 # interval and fails on a wrong byte, a failed read or growth; report: docs/benchmarks-soak.md.
+# --profile tpch runs TPC-H in Spark (io.seekwell.bench.TpchBenchmark): the 22 queries at --scale
+# (1 by default; 0.01 with --quick) on Iceberg and on S3A, each through Iceberg's or S3A's own
+# stream, AAL and Seekwell, in Spark applications of two executor JVMs, through the s3 latency
+# profile and then on loopback (each query's floor); report: docs/benchmarks-tpch.md.
 # BENCH_JAVA_OPTS adds JVM options to the benchmark JVM, for example
 # BENCH_JAVA_OPTS=-Dorg.slf4j.simpleLogger.log.io.seekwell.client=debug to log each hedge, give-up and retry.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib/local-s3.sh
 parse_profile "$@"
-build_benchmarks
+if [ "$PROFILE" = tpch ]; then build_benchmarks benchmarks-spark; else build_benchmarks; fi
 if [ "$QUICK" = true ]; then
   echo "... a smoke run (--quick): it checks that the benchmark runs, not its targets"
 fi
@@ -57,6 +61,18 @@ if [ "$PROFILE" = soak ]; then
   else
     run_benchmarks_class io.seekwell.bench.SoakBenchmark "${S3_ARGS[@]}" --scale full \
       "${PASS_ARGS[@]}"
+  fi
+  exit 0
+fi
+if [ "$PROFILE" = tpch ]; then
+  start_local_s3 s3 harness-proxy
+  if [ "$QUICK" = true ]; then
+    # Scale factor 0.01, one round, no floor: every path's answers must agree.
+    run_benchmarks_class io.seekwell.bench.TpchBenchmark "${S3_ARGS[@]}" --scale 0.01 --rounds 1 \
+      --floors false --deadline-minutes 15 --smoke true \
+      --report benchmarks/target/benchmarks-tpch-quick.md "${PASS_ARGS[@]}"
+  else
+    run_benchmarks_class io.seekwell.bench.TpchBenchmark "${S3_ARGS[@]}" "${PASS_ARGS[@]}"
   fi
   exit 0
 fi

@@ -4,9 +4,9 @@
 # After start_local_s3 PROFILE: $S3_ARGS holds the endpoint, credential and Toxiproxy arguments.
 source scripts/lib/tools.sh
 
-build_benchmarks() {
+build_benchmarks() { # [MODULES]: more modules to build, comma-separated (benchmarks-spark)
   echo "... building Seekwell with Maven (the first build downloads its dependencies: a few minutes)"
-  ./mvnw -B install -DskipTests -pl benchmarks -am 2>&1 | maven_progress
+  ./mvnw -B install -DskipTests -pl "benchmarks${1:+,$1}" -am 2>&1 | maven_progress
   ./mvnw -B -q -ntp dependency:build-classpath -pl benchmarks \
     -Dmdep.outputFile=target/classpath.txt >/dev/null
 }
@@ -100,5 +100,5 @@ parse_profile() { # ARGS... -> sets PROFILE, QUICK and PASS_ARGS (other --name v
       *) echo "Unknown argument: $1" >&2; exit 2 ;;
     esac
   done
-  case "$PROFILE" in s3|loopback|faults|planning|rate|soak) ;; *) echo "Unknown profile: $PROFILE (s3, loopback, faults, planning, rate or soak)" >&2; exit 2 ;; esac
+  case "$PROFILE" in s3|loopback|faults|planning|rate|soak|tpch) ;; *) echo "Unknown profile: $PROFILE (s3, loopback, faults, planning, rate, soak or tpch)" >&2; exit 2 ;; esac
 }

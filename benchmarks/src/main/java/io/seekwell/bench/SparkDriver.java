@@ -1,0 +1,116 @@
+package io.seekwell.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a program of the {@code benchmarks-spark} module as a Spark driver JVM of its own, on the
+ * class path a Spark user deploys for its table format (the module's build writes one per format),
+ * as {@code spark-submit} would start it: with the module options Spark needs on Java 17, and
+ * {@code SPARK_HOME} set for the workers of {@code local-cluster}, which launch the executors. The
+ * driver's output goes to this JVM's, its log (standard error) to a file. Every run has a deadline:
+ * a driver still running then is killed, with its executors, and the run fails.
+ */
+final class SparkDriver {
+
+  /** The module options of Spark's launcher for Java 17, which the executors get from it. */
+  private static final List<String> JAVA_OPTIONS =
+      List.of(
+          "--add-opens=java.base/java.lang=ALL-UNNAMED",
+          "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+          "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+          "--add-opens=java.base/java.io=ALL-UNNAMED",
+          "--add-opens=java.base/java.net=ALL-UNNAMED",
+          "--add-opens=java.base/java.nio=ALL-UNNAMED",
+          "--add-opens=java.base/java.util=ALL-UNNAMED",
+          "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+          "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+          "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
+          "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+          "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED",
+          "--add-opens=java.base/sun.security.action=ALL-UNNAMED",
+          "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
+          "-Djdk.reflect.useDirectMethodHandle=false",
+          "-Dio.netty.tryReflectionSetAccessible=true");
+
+  /** The table format a driver reads, which decides its class path. */
+  enum Format {
+    ICEBERG,
+    S3A
+  }
+
+  private final Path module;
+  private final Path work;
+
+  /**
+   * Drivers of the {@code benchmarks-spark} module built in {@code module}, with their logs and
+   * Spark's home (its workers' directories) under {@code work}.
+   */
+  SparkDriver(Path module, Path work) throws IOException {
+    this.module = module;
+    this.work = Files.createDirectories(work);
+    // Where a Spark distribution keeps its jars: empty, as the class path is given in full.
+    Files.createDirectories(work.resolve("spark-home/jars"));
+  }
+
+  /**
+   * Runs {@code program} (a class of {@code io.seekwell.bench.spark}) with {@code args} on the
+   * class path of {@code format}, its log in {@code name}.log.
+   *
+   * @throws IOException if it fails or is still running after {@code deadline}
+   */
+  void run(String name, Format format, String program, List<String> args, Duration deadline)
+      throws IOException, InterruptedException {
+    String classPath =
+        module.resolve("target/classes")
+            + ":"
+            + Files.readString(
+                    module.resolve(
+                        "target/classpath-"
+                            + format.name().toLowerCase(java.util.Locale.ROOT)
+                            + ".txt"),
+                    StandardCharsets.UTF_8)
+                .trim();
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx2g");
+    command.addAll(JAVA_OPTIONS);
+    command.add("-cp");
+    command.add(classPath);
+    command.add("io.seekwell.bench.spark." + program);
+    command.addAll(args);
+    Path log = work.resolve(name + ".log");
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectOutput(ProcessBuilder.Redirect.INHERIT)
+            .redirectError(log.toFile());
+    builder.environment().put("SPARK_HOME", work.resolve("spark-home").toString());
+    builder.environment().put("SPARK_SCALA_VERSION", "2.13");
+    Process driver = builder.start();
+    try {
+      if (!driver.waitFor(deadline.toSeconds(), TimeUnit.SECONDS)) {
+        throw new IOException(
+            program + " (" + name + ") still ran after " + deadline + "; its log: " + log);
+      }
+      if (driver.exitValue() != 0) {
+        throw new IOException(
+            program
+                + " ("
+                + name
+                + ") failed with exit code "
+                + driver.exitValue()
+                + "; its log: "
+                + log);
+      }
+    } finally {
+      driver.descendants().forEach(ProcessHandle::destroyForcibly);
+      driver.destroyForcibly();
+    }
+  }
+}

@@ -1,0 +1,148 @@
+package io.seekwell.bench;
+
+import io.seekwell.testing.FaultProxy;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * TPC-H in Spark on every read path a Spark user has: Iceberg tables through Iceberg's S3FileIO,
+ * through S3FileIO with AAL, and through Seekwell's FileIO; Parquet over S3A with its classic
+ * stream, its analytics stream (AAL) and Seekwell's. Each path runs the queries in a Spark
+ * application of its own (a driver JVM with the class path a user deploys, and two executor JVMs on
+ * {@code local-cluster}), first through the emulated S3 network (Toxiproxy: 25 ms to the first
+ * byte, 90 MB/s per connection; a counting proxy in front), then with the store on loopback, for
+ * each query's floor. Every path must answer every query alike, or the run fails.
+ *
+ * <p>Options: the store's, {@code --toxiproxy-server}, {@code --scale} (1), {@code --rounds} (3),
+ * {@code --queries} (1-22), {@code --paths} (all six), {@code --floors} (true), {@code --seekwell
+ * key=value,…} (Seekwell's settings, on its two paths), {@code --deadline-minutes} (60, per Spark
+ * application), {@code --data} (.tools/bench-data), {@code --report} (docs/benchmarks-tpch.md),
+ * {@code --smoke}.
+ */
+public final class TpchBenchmark {
+
+  static final List<String> PATHS =
+      List.of(
+          "iceberg-default",
+          "iceberg-aal",
+          "seekwell-iceberg",
+          "s3a-classic",
+          "s3a-analytics",
+          "seekwell-s3a");
+
+  private static final Set<String> OPTIONS =
+      Set.of(
+          "toxiproxy-server",
+          "scale",
+          "rounds",
+          "queries",
+          "paths",
+          "floors",
+          "seekwell",
+          "deadline-minutes",
+          "data",
+          "report",
+          "smoke");
+
+  private static final Path WORK = Path.of("benchmarks/target/tpch");
+  private static final Path MODULE = Path.of("benchmarks-spark");
+
+  private TpchBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    Options options = Options.parse("TpchBenchmark", OPTIONS, args);
+    URI endpoint = Store.endpoint(options);
+    double scale = options.decimal("scale", 1);
+    int rounds = options.integer("rounds", 3);
+    List<String> queries = TpchApplication.queryNames(options.text("queries", "1-22"));
+    List<String> paths = options.list("paths", String.join(",", PATHS));
+    paths.stream()
+        .filter(path -> !PATHS.contains(path))
+        .findFirst()
+        .ifPresent(
+            path -> {
+              throw new IllegalArgumentException("Unknown path " + path + "; the paths: " + PATHS);
+            });
+    boolean floors = !options.has("floors") || options.flag("floors");
+    Map<String, String> seekwell = ColdRead.settings(options);
+    Duration deadline = Duration.ofMinutes(options.integer("deadline-minutes", 60));
+    Path report = Path.of(options.text("report", "docs/benchmarks-tpch.md"));
+
+    Directories.delete(WORK);
+    SparkDriver spark = new SparkDriver(MODULE, WORK);
+    Path data = TpchData.generate(spark, Path.of(options.text("data", ".tools/bench-data")), scale);
+    try (S3Client admin = Clients.sync(endpoint, Store.credentials(options), null)) {
+      TpchData.uploadParquet(admin, data);
+    }
+    String catalog = TpchData.loadIceberg(spark, endpoint, options, data, WORK);
+    TpchApplication application =
+        new TpchApplication(spark, options, catalog, rounds, queries, seekwell, deadline, WORK);
+
+    ToxiproxyServer toxiproxy = Store.toxiproxy(options, endpoint);
+    if (toxiproxy == null) {
+      throw new IllegalArgumentException(
+          "TpchBenchmark needs --toxiproxy-server: the emulated network");
+    }
+    List<TpchPathRuns> results = new ArrayList<>();
+    try (toxiproxy;
+        FaultProxy proxy = FaultProxy.start(toxiproxy.endpoint());
+        ProxyCounters counters = ProxyCounters.serve(proxy)) {
+      proxy.stopRecordingRequestHeads();
+      for (String path : paths) {
+        // A fresh proxy process for each path: none inherits another's buffers.
+        toxiproxy.restart();
+        List<TpchQueryRun> emulated = application.run(path, "s3", proxy.uri(), counters.uri());
+        List<TpchQueryRun> floor =
+            floors ? application.run(path, "loopback", endpoint, null) : List.of();
+        results.add(new TpchPathRuns(path, emulated, floor));
+      }
+    }
+    TpchReport tpch =
+        new TpchReport(
+            setup(options, scale, rounds, floors, seekwell, paths), options, queries, results);
+    tpch.write(report);
+    System.out.println("... wrote " + report);
+    List<String> problems = tpch.answerProblems();
+    if (!problems.isEmpty()) {
+      throw new IllegalStateException("The paths' answers differ: " + problems);
+    }
+  }
+
+  private static String setup(
+      Options options,
+      double scale,
+      int rounds,
+      boolean floors,
+      Map<String, String> seekwell,
+      List<String> paths) {
+    return String.format(
+        Locale.ROOT,
+        "Run on %s: %d cores, Java %s. Spark 4.1.1 on `local-cluster[2,1,2048]` (its master and"
+            + " two workers in the driver's JVM, each launching one executor JVM of one core with"
+            + " Spark's default 1 GiB), Iceberg 1.11.0, hadoop-aws 3.4.2, AAL 1.3.1. TPC-H at scale"
+            + " factor %s (generated by `io.trino.tpch:tpch`, written by Spark as Parquet with its"
+            + " defaults, loaded as Iceberg tables by Iceberg's defaults); the 22 queries with the"
+            + " specification's substitution parameters for validation. Each path runs %d round(s)"
+            + " of the queries in order, in a Spark application of its own, through the emulated S3"
+            + " network (25 ms to the first byte, 90 MB/s per connection)%s. Spark's settings are"
+            + " its defaults but for those the connectors' docs ask for. Seekwell's settings: %s."
+            + " Paths: %s.%n%nReproduce: `./scripts/bench.sh --profile tpch%s`",
+        LocalDate.now(),
+        Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"),
+        TpchData.scaleName(scale),
+        rounds,
+        floors ? ", then with the store on loopback (the floor)" : "",
+        seekwell.isEmpty() ? "the defaults" : seekwell.toString(),
+        String.join(", ", paths),
+        options.flag("smoke") ? " --quick" : "");
+  }
+}

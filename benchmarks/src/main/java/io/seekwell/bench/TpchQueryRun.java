@@ -1,0 +1,54 @@
+package io.seekwell.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One query of one round, as a Spark driver of the TPC-H benchmark ({@code TpchRun}) wrote it: its
+ * wall time, its answer (row count and digest), the CPU time of the driver and of the executors,
+ * and the object GETs and bytes the store's proxy counted (0 on the loopback floor, read without
+ * the proxy).
+ */
+record TpchQueryRun(
+    int round,
+    String query,
+    long millis,
+    long rows,
+    String digest,
+    long driverCpuMillis,
+    long executorCpuMillis,
+    long gets,
+    long bytes) {
+
+  private static final String HEADER =
+      "round\tquery\tmillis\trows\tdigest\tdriver_cpu_ms\texecutor_cpu_ms\tgets\tbytes";
+
+  /** The runs in {@code file}, which must have the header line {@code TpchRun} writes. */
+  static List<TpchQueryRun> read(Path file) throws IOException {
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    if (lines.isEmpty() || !lines.get(0).equals(HEADER)) {
+      throw new IOException(file + " does not start with the header " + HEADER);
+    }
+    return lines.stream().skip(1).map(TpchQueryRun::parse).toList();
+  }
+
+  private static TpchQueryRun parse(String line) {
+    String[] fields = line.split("\t");
+    if (fields.length != 9) {
+      throw new IllegalArgumentException("Not a line of 9 fields: " + line);
+    }
+    return new TpchQueryRun(
+        Integer.parseInt(fields[0]),
+        fields[1],
+        Long.parseLong(fields[2]),
+        Long.parseLong(fields[3]),
+        fields[4],
+        Long.parseLong(fields[5]),
+        Long.parseLong(fields[6]),
+        Long.parseLong(fields[7]),
+        Long.parseLong(fields[8]));
+  }
+}
