@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +24,7 @@ class DaemonPoolsTest {
       for (int i = 0; i < 20; i++) {
         pool.submit(() -> {}).get(10, TimeUnit.SECONDS);
         // The next task comes once the thread is idle again, as a stream's next GET would.
-        await(() -> ((LinkedTransferQueue<?>) pool.getQueue()).hasWaitingConsumer());
+        await(() -> ((IdleFirstQueue) pool.getQueue()).hasIdleThread());
       }
       assertEquals(1, pool.getLargestPoolSize());
       assertEquals(20, pool.getCompletedTaskCount());
@@ -79,6 +78,53 @@ class DaemonPoolsTest {
       }
       // A task refused instead of queued would have failed its submitter above.
       await(() -> pool.getCompletedTaskCount() == 4000);
+    } finally {
+      DaemonPools.shutdown(pool);
+    }
+  }
+
+  @Test
+  void threadsABurstAddedEndWhileWorkGoesOnOneTaskAtATime() throws Exception {
+    ThreadPoolExecutor pool = DaemonPools.bounded("burst-", 4);
+    pool.setKeepAliveTime(300, TimeUnit.MILLISECONDS);
+    CountDownLatch release = new CountDownLatch(1);
+    try {
+      List<Future<?>> burst = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        burst.add(pool.submit(() -> release.await(10, TimeUnit.SECONDS)));
+      }
+      await(() -> pool.getActiveCount() == 4);
+      release.countDown();
+      for (Future<?> task : burst) {
+        task.get(10, TimeUnit.SECONDS);
+      }
+      // A trickle of work, a task every 10 ms, goes to the thread idle shortest: the others see
+      // none within their keep-alive and end. Were each task handed to the thread idle longest,
+      // every thread would get one every 40 ms and the pool would stay at four.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (pool.getPoolSize() > 1) {
+        assertTrue(
+            System.nanoTime() < deadline, "the pool kept " + pool.getPoolSize() + " threads");
+        pool.submit(() -> {}).get(10, TimeUnit.SECONDS);
+        Thread.sleep(10);
+      }
+      assertEquals(1, pool.getPoolSize());
+    } finally {
+      release.countDown();
+      DaemonPools.shutdown(pool);
+    }
+  }
+
+  @Test
+  void anIdleThreadInterruptedJustAsItIsHandedATaskRunsIt() throws Exception {
+    ThreadPoolExecutor pool = DaemonPools.bounded("interrupted-", 2);
+    try {
+      for (int i = 0; i < 2000; i++) {
+        await(() -> ((IdleFirstQueue) pool.getQueue()).hasIdleThread() || pool.getPoolSize() == 0);
+        // Interrupting idle threads is what the pool does on shutdown and on setting its size.
+        pool.setCorePoolSize(0);
+        pool.submit(() -> {}).get(10, TimeUnit.SECONDS);
+      }
     } finally {
       DaemonPools.shutdown(pool);
     }
