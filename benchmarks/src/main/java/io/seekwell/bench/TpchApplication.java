@@ -53,27 +53,19 @@ final class TpchApplication {
     String name = path + "-" + network;
     System.out.println("... TPC-H through " + path + " (" + network + ")");
     Path out = work.resolve(name + ".tsv");
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "--path",
-                path,
-                "--endpoint",
-                endpoint.toString(),
-                "--access-key",
-                options.required("access-key"),
-                "--secret-key",
-                options.required("secret-key"),
-                "--catalog",
-                catalog,
-                "--rounds",
-                String.valueOf(rounds),
-                "--queries",
-                queries.stream().map(query -> query.substring(1)).collect(Collectors.joining(",")),
-                "--out",
-                out.toString(),
-                "--results",
-                work.resolve(name).toString()));
+    List<String> args = new ArrayList<>(TpchData.storeArguments(endpoint, options, catalog));
+    args.addAll(
+        List.of(
+            "--path",
+            path,
+            "--rounds",
+            String.valueOf(rounds),
+            "--queries",
+            queries.stream().map(query -> query.substring(1)).collect(Collectors.joining(",")),
+            "--out",
+            out.toString(),
+            "--results",
+            work.resolve(name).toString()));
     if (counters != null) {
       args.addAll(List.of("--counters", counters.toString()));
     }

@@ -6,6 +6,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -72,22 +73,25 @@ final class TpchData {
     Files.createDirectories(catalog);
     String uri = "jdbc:h2:file:" + catalog.resolve("tpch");
     System.out.println("... loading TPC-H into Iceberg tables");
-    spark.run(
-        "load-iceberg",
-        SparkDriver.Format.ICEBERG,
-        "TpchLoadIceberg",
-        List.of(
-            "--endpoint",
-            endpoint.toString(),
-            "--access-key",
-            options.required("access-key"),
-            "--secret-key",
-            options.required("secret-key"),
-            "--catalog",
-            uri,
-            "--data",
-            data.toString()),
-        LOAD_DEADLINE);
+    List<String> args = new ArrayList<>(storeArguments(endpoint, options, uri));
+    args.addAll(List.of("--data", data.toString()));
+    spark.run("load-iceberg", SparkDriver.Format.ICEBERG, "TpchLoadIceberg", args, LOAD_DEADLINE);
     return uri;
+  }
+
+  /**
+   * The arguments that name the store at {@code endpoint}, its credentials and the Iceberg catalog
+   * {@code catalog} to a program of {@code benchmarks-spark}.
+   */
+  static List<String> storeArguments(URI endpoint, Options options, String catalog) {
+    return List.of(
+        "--endpoint",
+        endpoint.toString(),
+        "--access-key",
+        options.required("access-key"),
+        "--secret-key",
+        options.required("secret-key"),
+        "--catalog",
+        catalog);
   }
 }
