@@ -1,4 +1,4 @@
--- Important stock identification. NATION = GERMANY, FRACTION = 0.0001 (the value for scale 1).
+-- Important stock identification. NATION = GERMANY, FRACTION = 0.0001 / SF (put in by the runner).
 select ps_partkey, sum(ps_supplycost * ps_availqty) as value
 from partsupp, supplier, nation
 where ps_suppkey = s_suppkey
@@ -6,7 +6,7 @@ where ps_suppkey = s_suppkey
   and n_name = 'GERMANY'
 group by ps_partkey
 having sum(ps_supplycost * ps_availqty) > (
-  select sum(ps_supplycost * ps_availqty) * 0.0001
+  select sum(ps_supplycost * ps_availqty) * ${FRACTION}
   from partsupp, supplier, nation
   where ps_suppkey = s_suppkey
     and s_nationkey = n_nationkey

@@ -30,42 +30,51 @@ final class Chart {
   private Chart() {}
 
   static void write(Map<Workload, Map<String, List<Sample>>> results, Path png) throws IOException {
+    writeSideBySide(
+        png,
+        panel(results, "Time relative to AAL 1.3.1 (lower is better)", Sample::seconds),
+        panel(results, "GETs relative to AAL 1.3.1 (lower is better)", Sample::gets));
+  }
+
+  /** Writes {@code left} and {@code right} side by side into one PNG. */
+  static void writeSideBySide(Path png, CategoryChart left, CategoryChart right)
+      throws IOException {
     System.setProperty("java.awt.headless", "true");
-    BufferedImage time =
-        BitmapEncoder.getBufferedImage(
-            panel(results, "Time relative to AAL 1.3.1 (lower is better)", Sample::seconds));
-    BufferedImage gets =
-        BitmapEncoder.getBufferedImage(
-            panel(results, "GETs relative to AAL 1.3.1 (lower is better)", Sample::gets));
     BufferedImage both = new BufferedImage(2 * WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
     Graphics2D graphics = both.createGraphics();
     try {
-      graphics.drawImage(time, 0, 0, null);
-      graphics.drawImage(gets, WIDTH, 0, null);
+      graphics.drawImage(BitmapEncoder.getBufferedImage(left), 0, 0, null);
+      graphics.drawImage(BitmapEncoder.getBufferedImage(right), WIDTH, 0, null);
     } finally {
       graphics.dispose();
     }
     ImageIO.write(both, "png", png.toFile());
   }
 
-  private static CategoryChart panel(
-      Map<Workload, Map<String, List<Sample>>> results,
-      String title,
-      ToDoubleFunction<Sample> measure) {
+  /** An empty bar chart of the reports' size and style: legend below, white background. */
+  static CategoryChart bars(String title, String yAxis) {
     CategoryChart chart =
         new CategoryChartBuilder()
             .width(WIDTH)
             .height(HEIGHT)
             .title(title)
-            .yAxisTitle("median / AAL's median (log scale)")
+            .yAxisTitle(yAxis)
             .build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
     chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+    chart.getStyler().setChartBackgroundColor(Color.WHITE);
+    return chart;
+  }
+
+  private static CategoryChart panel(
+      Map<Workload, Map<String, List<Sample>>> results,
+      String title,
+      ToDoubleFunction<Sample> measure) {
+    CategoryChart chart = bars(title, "median / AAL's median (log scale)");
     chart.getStyler().setYAxisLogarithmic(true);
     // Bars start at the axis floor (a log axis has no 0); smaller ratios get the smallest bar.
     chart.getStyler().setYAxisMin(AXIS_FLOOR);
     chart.getStyler().setYAxisDecimalPattern("0.###");
-    chart.getStyler().setChartBackgroundColor(Color.WHITE);
     // Every series needs the same categories: the workloads AAL ran. A path that did not run one
     // of them (skipped or failed) has no bar there.
     List<Workload> workloads =

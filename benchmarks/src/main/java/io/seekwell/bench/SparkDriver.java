@@ -42,7 +42,12 @@ final class SparkDriver {
   /** The table format a driver reads, which decides its class path. */
   enum Format {
     ICEBERG,
-    S3A
+    S3A;
+
+    /** The format of the read path {@code path}: Iceberg's paths name it. */
+    static Format of(String path) {
+      return path.contains("iceberg") ? ICEBERG : S3A;
+    }
   }
 
   private final Path module;
@@ -53,8 +58,9 @@ final class SparkDriver {
    * Spark's home (its workers' directories) under {@code work}.
    */
   SparkDriver(Path module, Path work) throws IOException {
-    this.module = module;
-    this.work = Files.createDirectories(work);
+    // Absolute: the executors resolve their class path in their own working directories.
+    this.module = module.toAbsolutePath();
+    this.work = Files.createDirectories(work.toAbsolutePath());
     // Where a Spark distribution keeps its jars: empty, as the class path is given in full.
     Files.createDirectories(work.resolve("spark-home/jars"));
   }
@@ -93,6 +99,10 @@ final class SparkDriver {
     builder.environment().put("SPARK_HOME", work.resolve("spark-home").toString());
     builder.environment().put("SPARK_SCALA_VERSION", "2.13");
     Process driver = builder.start();
+    // An interrupted run (Ctrl-C) ends this JVM without the finally below: stop the driver then
+    // too.
+    Thread stop = new Thread(() -> destroy(driver), "spark-driver-stop");
+    Runtime.getRuntime().addShutdownHook(stop);
     try {
       if (!driver.waitFor(deadline.toSeconds(), TimeUnit.SECONDS)) {
         throw new IOException(
@@ -109,8 +119,14 @@ final class SparkDriver {
                 + log);
       }
     } finally {
-      driver.descendants().forEach(ProcessHandle::destroyForcibly);
-      driver.destroyForcibly();
+      destroy(driver);
+      Runtime.getRuntime().removeShutdownHook(stop);
     }
+  }
+
+  /** Stops the driver and the executors it started. */
+  private static void destroy(Process driver) {
+    driver.descendants().forEach(ProcessHandle::destroyForcibly);
+    driver.destroyForcibly();
   }
 }

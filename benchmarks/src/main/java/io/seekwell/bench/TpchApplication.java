@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -18,7 +19,7 @@ final class TpchApplication {
 
   private final SparkDriver spark;
   private final Options options;
-  private final String catalog;
+  private final TpchData data;
   private final int rounds;
   private final List<String> queries;
   private final Map<String, String> seekwell;
@@ -28,7 +29,7 @@ final class TpchApplication {
   TpchApplication(
       SparkDriver spark,
       Options options,
-      String catalog,
+      TpchData data,
       int rounds,
       List<String> queries,
       Map<String, String> seekwell,
@@ -36,7 +37,7 @@ final class TpchApplication {
       Path work) {
     this.spark = spark;
     this.options = options;
-    this.catalog = catalog;
+    this.data = data;
     this.rounds = rounds;
     this.queries = queries;
     this.seekwell = seekwell;
@@ -53,7 +54,8 @@ final class TpchApplication {
     String name = path + "-" + network;
     System.out.println("... TPC-H through " + path + " (" + network + ")");
     Path out = work.resolve(name + ".tsv");
-    List<String> args = new ArrayList<>(TpchData.storeArguments(endpoint, options, catalog));
+    List<String> args = new ArrayList<>(data.arguments(endpoint, options));
+    args.addAll(data.runArguments());
     args.addAll(
         List.of(
             "--path",
@@ -77,9 +79,7 @@ final class TpchApplication {
                   .map(entry -> entry.getKey() + "=" + entry.getValue())
                   .collect(Collectors.joining(","))));
     }
-    SparkDriver.Format format =
-        path.contains("iceberg") ? SparkDriver.Format.ICEBERG : SparkDriver.Format.S3A;
-    spark.run(name, format, "TpchRun", args, deadline);
+    spark.run(name, SparkDriver.Format.of(path), "TpchRun", args, deadline);
     return TpchQueryRun.read(out);
   }
 
@@ -90,17 +90,29 @@ final class TpchApplication {
   static List<String> queryNames(String spec) {
     List<String> names = new ArrayList<>();
     for (String part : spec.split(",")) {
-      String[] bounds = part.trim().split("-");
-      int first = Integer.parseInt(bounds[0].trim());
-      int last = bounds.length > 1 ? Integer.parseInt(bounds[1].trim()) : first;
-      if (first < 1 || last > 22 || first > last || bounds.length > 2) {
+      String[] bounds = part.trim().split("-", -1);
+      int first = queryNumber(bounds[0], spec);
+      int last = bounds.length > 1 ? queryNumber(bounds[1], spec) : first;
+      if (first > last || bounds.length > 2) {
         throw new IllegalArgumentException(
             "--queries takes numbers and ranges of 1 to 22: " + spec);
       }
       for (int query = first; query <= last; query++) {
-        names.add(String.format(java.util.Locale.ROOT, "q%02d", query));
+        names.add(String.format(Locale.ROOT, "q%02d", query));
       }
     }
     return names;
+  }
+
+  private static int queryNumber(String text, String spec) {
+    try {
+      int number = Integer.parseInt(text.trim());
+      if (number >= 1 && number <= 22) {
+        return number;
+      }
+    } catch (NumberFormatException e) {
+      // Named below.
+    }
+    throw new IllegalArgumentException("--queries takes numbers and ranges of 1 to 22: " + spec);
   }
 }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -52,6 +53,10 @@ public final class TpchBenchmark {
           "report",
           "smoke");
 
+  /** The options {@link #reproduce} repeats: those that change what runs. */
+  private static final Set<String> REPRODUCED =
+      Set.of("scale", "rounds", "queries", "paths", "floors", "seekwell");
+
   private static final Path WORK = Path.of("benchmarks/target/tpch");
   private static final Path MODULE = Path.of("benchmarks-spark");
 
@@ -60,17 +65,14 @@ public final class TpchBenchmark {
   public static void main(String[] args) throws Exception {
     Options options = Options.parse("TpchBenchmark", OPTIONS, args);
     URI endpoint = Store.endpoint(options);
+    if (!options.has("toxiproxy-server")) {
+      throw new IllegalArgumentException(
+          "TpchBenchmark needs --toxiproxy-server: the emulated network");
+    }
     double scale = options.decimal("scale", 1);
     int rounds = options.integer("rounds", 3);
     List<String> queries = TpchApplication.queryNames(options.text("queries", "1-22"));
-    List<String> paths = options.list("paths", String.join(",", PATHS));
-    paths.stream()
-        .filter(path -> !PATHS.contains(path))
-        .findFirst()
-        .ifPresent(
-            path -> {
-              throw new IllegalArgumentException("Unknown path " + path + "; the paths: " + PATHS);
-            });
+    List<String> paths = paths(options);
     boolean floors = !options.has("floors") || options.flag("floors");
     Map<String, String> seekwell = ColdRead.settings(options);
     Duration deadline = Duration.ofMinutes(options.integer("deadline-minutes", 60));
@@ -78,48 +80,86 @@ public final class TpchBenchmark {
 
     Directories.delete(WORK);
     SparkDriver spark = new SparkDriver(MODULE, WORK);
-    Path data = TpchData.generate(spark, Path.of(options.text("data", ".tools/bench-data")), scale);
+    TpchData data =
+        TpchData.generate(spark, Path.of(options.text("data", ".tools/bench-data")), scale, WORK);
     try (S3Client admin = Clients.sync(endpoint, Store.credentials(options), null)) {
-      TpchData.uploadParquet(admin, data);
+      data.uploadParquet(admin);
     }
-    String catalog = TpchData.loadIceberg(spark, endpoint, options, data, WORK);
+    data.loadIceberg(spark, endpoint, options, WORK);
     TpchApplication application =
-        new TpchApplication(spark, options, catalog, rounds, queries, seekwell, deadline, WORK);
+        new TpchApplication(spark, options, data, rounds, queries, seekwell, deadline, WORK);
 
-    ToxiproxyServer toxiproxy = Store.toxiproxy(options, endpoint);
-    if (toxiproxy == null) {
-      throw new IllegalArgumentException(
-          "TpchBenchmark needs --toxiproxy-server: the emulated network");
-    }
     List<TpchPathRuns> results = new ArrayList<>();
-    try (toxiproxy;
-        FaultProxy proxy = FaultProxy.start(toxiproxy.endpoint());
-        ProxyCounters counters = ProxyCounters.serve(proxy)) {
-      proxy.stopRecordingRequestHeads();
+    // The floor goes through the same proxies with no latency and no bandwidth limit, so that
+    // both runs pay the proxies' own cost.
+    try (ToxiproxyServer toxiproxy = Store.toxiproxy(options, endpoint);
+        FaultProxy emulated = FaultProxy.start(toxiproxy.endpoint());
+        FaultProxy plain = FaultProxy.start(toxiproxy.plainEndpoint());
+        ProxyCounters emulatedCounters = ProxyCounters.serve(emulated);
+        ProxyCounters plainCounters = ProxyCounters.serve(plain)) {
+      emulated.stopRecordingRequestHeads();
+      plain.stopRecordingRequestHeads();
       for (String path : paths) {
         // A fresh proxy process for each path: none inherits another's buffers.
         toxiproxy.restart();
-        List<TpchQueryRun> emulated = application.run(path, "s3", proxy.uri(), counters.uri());
+        List<TpchQueryRun> throughS3 =
+            application.run(path, "s3", emulated.uri(), emulatedCounters.uri());
         List<TpchQueryRun> floor =
-            floors ? application.run(path, "loopback", endpoint, null) : List.of();
-        results.add(new TpchPathRuns(path, emulated, floor));
+            floors
+                ? application.run(path, "loopback", plain.uri(), plainCounters.uri())
+                : List.of();
+        results.add(new TpchPathRuns(path, throughS3, floor));
       }
     }
     TpchReport tpch =
         new TpchReport(
-            setup(options, scale, rounds, floors, seekwell, paths), options, queries, results);
+            setup(options, args, scale, rounds, queries, floors, seekwell, paths),
+            options,
+            queries,
+            results);
     tpch.write(report);
     System.out.println("... wrote " + report);
-    List<String> problems = tpch.answerProblems();
+    List<String> problems = new TpchAnswers(queries, results).problems();
     if (!problems.isEmpty()) {
       throw new IllegalStateException("The paths' answers differ: " + problems);
     }
   }
 
+  /** The paths of {@code --paths}: known, and each once. */
+  private static List<String> paths(Options options) {
+    List<String> paths = options.list("paths", String.join(",", PATHS));
+    for (String path : paths) {
+      if (!PATHS.contains(path)) {
+        throw new IllegalArgumentException(
+            "Unknown path " + path + " in --paths; the paths: " + PATHS);
+      }
+    }
+    if (new HashSet<>(paths).size() != paths.size()) {
+      throw new IllegalArgumentException("--paths names a path twice: " + paths);
+    }
+    return paths;
+  }
+
+  /** What a reader needs to run this again: the options that change what runs. */
+  private static String reproduce(Options options, String[] args) {
+    if (options.flag("smoke")) {
+      return "./scripts/bench.sh --profile tpch --quick";
+    }
+    StringBuilder command = new StringBuilder("./scripts/bench.sh --profile tpch");
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      if (REPRODUCED.contains(args[i].substring(2))) {
+        command.append(' ').append(args[i]).append(' ').append(args[i + 1]);
+      }
+    }
+    return command.toString();
+  }
+
   private static String setup(
       Options options,
+      String[] args,
       double scale,
       int rounds,
+      List<String> queries,
       boolean floors,
       Map<String, String> seekwell,
       List<String> paths) {
@@ -127,22 +167,27 @@ public final class TpchBenchmark {
         Locale.ROOT,
         "Run on %s: %d cores, Java %s. Spark 4.1.1 on `local-cluster[2,1,2048]` (its master and"
             + " two workers in the driver's JVM, each launching one executor JVM of one core with"
-            + " Spark's default 1 GiB), Iceberg 1.11.0, hadoop-aws 3.4.2, AAL 1.3.1. TPC-H at scale"
-            + " factor %s (generated by `io.trino.tpch:tpch`, written by Spark as Parquet with its"
-            + " defaults, loaded as Iceberg tables by Iceberg's defaults); the 22 queries with the"
-            + " specification's substitution parameters for validation. Each path runs %d round(s)"
-            + " of the queries in order, in a Spark application of its own, through the emulated S3"
-            + " network (25 ms to the first byte, 90 MB/s per connection)%s. Spark's settings are"
-            + " its defaults but for those the connectors' docs ask for. Seekwell's settings: %s."
-            + " Paths: %s.%n%nReproduce: `./scripts/bench.sh --profile tpch%s`",
+            + " Spark's default 1 GiB), Iceberg 1.11.0 (`iceberg-aws-bundle`), hadoop-aws 3.4.2"
+            + " (SDK bundle 2.29.52), AAL 1.3.1 on both (hadoop-aws 3.4.2 asks for 1.2.1). TPC-H at"
+            + " scale factor %s (generated by `io.trino.tpch:tpch`, written by Spark as Parquet with"
+            + " its defaults, loaded as Iceberg tables with Iceberg's); %d of the 22 queries, with"
+            + " the specification's substitution parameters for validation. Each path runs %d"
+            + " round(s) of the queries in order in a Spark application of its own, through the"
+            + " emulated S3 network (25 ms to the first byte, 90 MB/s per connection)%s; Seekwell's"
+            + " and AAL's caches in the executors live as long as the application, so later rounds"
+            + " may find there what earlier ones read (the first round's total is in its own"
+            + " column). Spark's settings are its defaults but for those the connectors' docs ask"
+            + " for. Seekwell's settings: %s. Paths: %s. A Seekwell path's peers are the other"
+            + " paths of its table format.%n%nReproduce: `%s`",
         LocalDate.now(),
         Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.version"),
         TpchData.scaleName(scale),
+        queries.size(),
         rounds,
-        floors ? ", then with the store on loopback (the floor)" : "",
+        floors ? ", then through the same proxies with no latency (the floor)" : "",
         seekwell.isEmpty() ? "the defaults" : seekwell.toString(),
         String.join(", ", paths),
-        options.flag("smoke") ? " --quick" : "");
+        reproduce(options, args));
   }
 }

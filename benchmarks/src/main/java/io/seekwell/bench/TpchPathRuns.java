@@ -2,6 +2,7 @@ package io.seekwell.bench;
 
 import java.util.List;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
 /**
  * One read path's TPC-H runs: through the emulated S3 network, and on the loopback floor (none if
@@ -17,6 +18,18 @@ record TpchPathRuns(String path, List<TpchQueryRun> emulated, List<TpchQueryRun>
   /** Whether the path is one of Seekwell's. */
   boolean seekwell() {
     return path.startsWith("seekwell");
+  }
+
+  /** The table format the path reads. */
+  SparkDriver.Format format() {
+    return SparkDriver.Format.of(path);
+  }
+
+  /** Every run of {@code query}: each round, through the emulated network and on the floor. */
+  List<TpchQueryRun> all(String query) {
+    return Stream.concat(emulated.stream(), floor.stream())
+        .filter(run -> run.query().equals(query))
+        .toList();
   }
 
   /** Whether the floor was run. */

@@ -1,5 +1,6 @@
 package io.seekwell.bench.spark;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -19,8 +20,13 @@ final class Arguments {
     this.values = values;
   }
 
-  /** Reads {@code args} as {@code --name value} pairs of the names {@code program} takes. */
-  static Arguments parse(String program, Set<String> takes, String[] args) {
+  /**
+   * Reads {@code args} as {@code --name value} pairs of the names {@code program} takes: {@code
+   * shared} ones and its {@code own}.
+   */
+  static Arguments parse(String program, Set<String> shared, Set<String> own, String[] args) {
+    Set<String> takes = new HashSet<>(shared);
+    takes.addAll(own);
     Map<String, String> values = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i += 2) {
       String name = args[i].startsWith("--") ? args[i].substring(2) : null;

@@ -14,19 +14,17 @@ record ProcessCpu(long driverMillis, long executorMillis) {
     long executors =
         ProcessHandle.current()
             .descendants()
-            .mapToLong(process -> millis(process.info().totalCpuDuration().orElse(Duration.ZERO)))
+            .mapToLong(
+                process -> process.info().totalCpuDuration().orElse(Duration.ZERO).toMillis())
             .sum();
     return new ProcessCpu(
-        millis(ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO)), executors);
+        ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO).toMillis(),
+        executors);
   }
 
   /** The CPU time used since {@code earlier}. */
   ProcessCpu since(ProcessCpu earlier) {
     return new ProcessCpu(
         driverMillis - earlier.driverMillis, executorMillis - earlier.executorMillis);
-  }
-
-  private static long millis(Duration duration) {
-    return duration.toMillis();
   }
 }

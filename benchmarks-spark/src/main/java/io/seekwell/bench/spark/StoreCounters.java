@@ -17,17 +17,32 @@ final class StoreCounters {
   private final URI url;
   private final HttpClient http;
 
-  /** Counters served at {@code url}, or none if it is null. */
+  /** Counters served at {@code url}. */
   StoreCounters(URI url) {
     this.url = url;
-    this.http = url == null ? null : HttpClient.newHttpClient();
+    this.http = HttpClient.newHttpClient();
   }
 
-  /** {@code {gets, bytes}} so far; zeros without a URL. */
-  long[] read() throws IOException, InterruptedException {
-    if (url == null) {
-      return new long[2];
+  /**
+   * {@code {gets, bytes}} once they stop changing (two reads 100 ms apart agree, or after 5 s):
+   * what a query's reads still in flight as it returns (read-ahead, a body drained) are counted
+   * with it, not with the next one.
+   */
+  long[] settled() throws IOException, InterruptedException {
+    long[] last = read();
+    for (int i = 0; i < 50; i++) {
+      Thread.sleep(100);
+      long[] now = read();
+      if (java.util.Arrays.equals(now, last)) {
+        return now;
+      }
+      last = now;
     }
+    return last;
+  }
+
+  /** {@code {gets, bytes}} so far. */
+  private long[] read() throws IOException, InterruptedException {
     HttpResponse<String> response =
         http.send(
             HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(10)).build(),

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.IntStream;
@@ -26,7 +27,7 @@ public final class TpchGenerate {
 
   /** {@code --scale SF --out DIR}. */
   public static void main(String[] args) throws IOException {
-    Arguments arguments = Arguments.parse("TpchGenerate", Set.of("scale", "out"), args);
+    Arguments arguments = Arguments.parse("TpchGenerate", Set.of(), Set.of("scale", "out"), args);
     double scale = arguments.decimal("scale");
     if (!(scale > 0)) {
       throw new IllegalArgumentException("TpchGenerate: --scale must be positive: " + scale);
@@ -38,7 +39,7 @@ public final class TpchGenerate {
       for (String table : TpchTables.names()) {
         int files = TpchTables.files(table, scale);
         List<Integer> parts = IntStream.rangeClosed(1, files).boxed().toList();
-        FlatMapFunction<java.util.Iterator<Integer>, Row> generate =
+        FlatMapFunction<Iterator<Integer>, Row> generate =
             part -> TpchTables.rows(table, scale, part.next(), files);
         JavaRDD<Row> rows = context.parallelize(parts, files).mapPartitions(generate);
         spark

@@ -6,20 +6,21 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * Loads the local Parquet directories of {@link TpchGenerate} ({@code --data DIR}) into Iceberg
- * tables of the JDBC catalog {@code --catalog}, in the store at {@code --endpoint} (through
- * Iceberg's own S3FileIO), with Iceberg's default write settings: one data file per input file.
+ * tables of the JDBC catalog {@code --catalog} (warehouse {@code --warehouse}), in the store at
+ * {@code --endpoint} (through Iceberg's own S3FileIO), with Iceberg's default write settings: one
+ * data file per input file.
  */
 public final class TpchLoadIceberg {
 
   private TpchLoadIceberg() {}
 
-  /** {@code --endpoint URL --access-key K --secret-key S --catalog JDBC-URI --data DIR}. */
+  /**
+   * {@code --endpoint URL --access-key K --secret-key S --catalog JDBC-URI --warehouse S3-URI
+   * --data DIR}.
+   */
   public static void main(String[] args) throws java.io.IOException {
     Arguments arguments =
-        Arguments.parse(
-            "TpchLoadIceberg",
-            Set.of("endpoint", "access-key", "secret-key", "catalog", "data"),
-            args);
+        Arguments.parse("TpchLoadIceberg", TpchSession.ARGUMENTS, Set.of("data"), args);
     Path data = Path.of(arguments.required("data")).toAbsolutePath();
     SparkSession.Builder builder = TpchSession.local("tpch-load-iceberg");
     TpchSession.of(arguments).icebergCatalog(builder, TpchPath.ICEBERG_DEFAULT.settings());

@@ -46,6 +46,11 @@ enum TpchPath {
     return label;
   }
 
+  /** Whether the path reads through Seekwell, which takes the {@code --seekwell} settings. */
+  boolean seekwell() {
+    return label.startsWith("seekwell");
+  }
+
   /** Whether Spark reads Iceberg tables (catalog properties) rather than Parquet over S3A. */
   boolean iceberg() {
     return iceberg;

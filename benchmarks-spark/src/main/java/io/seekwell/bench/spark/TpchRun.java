@@ -1,9 +1,6 @@
 package io.seekwell.bench.spark;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,66 +19,61 @@ import org.apache.spark.sql.SparkSession;
  * round's answers go to {@code --results DIR/qNN.txt}.
  *
  * <p>Iceberg paths read the tables of the JDBC catalog {@code --catalog}; S3A paths read the
- * Parquet directories {@code s3a://tpch/parquet/TABLE}, as temporary views.
+ * Parquet directories {@code --parquet}{@code /TABLE}, as temporary views.
  */
 public final class TpchRun {
 
-  /** The columns of {@code --out}, tab-separated, after a header line of these names. */
-  static final String HEADER =
+  /** The header line of {@code --out}: the names of its tab-separated columns. */
+  private static final String HEADER =
       "round\tquery\tmillis\trows\tdigest\tdriver_cpu_ms\texecutor_cpu_ms\tgets\tbytes";
 
   private TpchRun() {}
 
   /**
-   * {@code --path NAME --endpoint URL --access-key K --secret-key S --catalog JDBC-URI --out FILE
-   * --results DIR --queries 1,2,… [--rounds 3] [--executors 2] [--counters URL] [--seekwell
-   * key=value,…]}.
+   * {@code --path NAME --endpoint URL --access-key K --secret-key S --catalog JDBC-URI --warehouse
+   * S3-URI --parquet S3A-URI --scale SF --queries 1,2,… --counters URL --out FILE --results DIR
+   * [--rounds 3] [--seekwell key=value,…]}.
    */
   public static void main(String[] args) throws Exception {
     Arguments arguments =
         Arguments.parse(
             "TpchRun",
+            TpchSession.ARGUMENTS,
             Set.of(
                 "path",
-                "endpoint",
-                "access-key",
-                "secret-key",
-                "catalog",
+                "parquet",
+                "scale",
                 "out",
                 "results",
                 "rounds",
                 "queries",
-                "executors",
                 "counters",
                 "seekwell"),
             args);
     TpchPath path = TpchPath.of(arguments.required("path"));
     int rounds = arguments.integer("rounds", 3);
     List<Integer> queries = queries(arguments.required("queries"));
+    QueryTexts texts = new QueryTexts(arguments.decimal("scale"));
     Path out = Path.of(arguments.required("out"));
     Path results = Files.createDirectories(Path.of(arguments.required("results")));
-    String counters = arguments.text("counters", "");
-    StoreCounters store = new StoreCounters(counters.isEmpty() ? null : URI.create(counters));
+    StoreCounters store = new StoreCounters(URI.create(arguments.required("counters")));
     try (SparkSession spark =
             TpchSession.of(arguments)
-                .cluster(
-                    "tpch-" + path.label(),
-                    path,
-                    arguments.integer("executors", 2),
-                    arguments.pairs("seekwell"));
+                .cluster("tpch-" + path.label(), path, arguments.pairs("seekwell"));
         PrintWriter lines = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
-      register(spark, path);
+      requireExecutors(spark);
+      register(spark, path, arguments.required("parquet"));
       lines.println(HEADER);
       for (int round = 1; round <= rounds; round++) {
         for (int query : queries) {
           String name = String.format("q%02d", query);
-          long[] before = store.read();
+          long[] before = store.settled();
           ProcessCpu cpu = ProcessCpu.now();
           long start = System.nanoTime();
-          List<Row> rows = spark.sql(text(name)).collectAsList();
+          List<Row> rows = spark.sql(texts.text(query)).collectAsList();
           long millis = (System.nanoTime() - start) / 1_000_000;
           ProcessCpu used = ProcessCpu.now().since(cpu);
-          long[] after = store.read();
+          long[] after = store.settled();
           Answer answer = Answer.of(rows);
           if (round == 1) {
             Files.write(results.resolve(name + ".txt"), answer.lines(), StandardCharsets.UTF_8);
@@ -106,16 +98,30 @@ public final class TpchRun {
     }
   }
 
-  private static void register(SparkSession spark, TpchPath path) {
+  /**
+   * Fails unless every executor registered: the application starts without those still missing
+   * after two minutes.
+   */
+  private static void requireExecutors(SparkSession spark) {
+    // The driver's block manager is listed with the executors'.
+    int executors = spark.sparkContext().getExecutorMemoryStatus().size() - 1;
+    if (executors != TpchSession.EXECUTORS) {
+      throw new IllegalStateException(
+          "TpchRun: "
+              + executors
+              + " executors registered within two minutes, not "
+              + TpchSession.EXECUTORS
+              + "; see the workers' output under $SPARK_HOME/work");
+    }
+  }
+
+  private static void register(SparkSession spark, TpchPath path, String parquet) {
     if (path.iceberg()) {
       spark.sql("USE " + TpchSession.CATALOG + "." + TpchSession.NAMESPACE);
       return;
     }
     for (String table : TpchTables.names()) {
-      spark
-          .read()
-          .parquet("s3a://" + TpchSession.BUCKET + "/parquet/" + table)
-          .createOrReplaceTempView(table);
+      spark.read().parquet(parquet + "/" + table).createOrReplaceTempView(table);
     }
   }
 
@@ -123,24 +129,17 @@ public final class TpchRun {
   static List<Integer> queries(String list) {
     List<Integer> queries = new ArrayList<>();
     for (String number : list.split(",")) {
-      int query = Integer.parseInt(number.trim());
+      int query;
+      try {
+        query = Integer.parseInt(number.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("TpchRun: --queries takes numbers: " + list, e);
+      }
       if (query < 1 || query > 22) {
         throw new IllegalArgumentException("TpchRun: the queries are 1 to 22: " + list);
       }
       queries.add(query);
     }
     return queries;
-  }
-
-  private static String text(String name) {
-    String resource = "/tpch/" + name + ".sql";
-    try (InputStream in = TpchRun.class.getResourceAsStream(resource)) {
-      if (in == null) {
-        throw new IllegalStateException("No query text " + resource);
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

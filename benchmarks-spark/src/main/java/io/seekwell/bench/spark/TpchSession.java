@@ -1,6 +1,7 @@
 package io.seekwell.bench.spark;
 
 import java.util.Map;
+import java.util.Set;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -16,8 +17,8 @@ final class TpchSession {
 
   static final String NAMESPACE = "tpch";
 
-  /** The bucket that holds the Iceberg warehouse and the Parquet directories. */
-  static final String BUCKET = "tpch";
+  /** The executor JVMs of a path's application, of one core each. */
+  static final int EXECUTORS = 2;
 
   /** Each worker's memory: room for an executor of Spark's default size (1 GiB). */
   private static final int WORKER_MEMORY_MB = 2048;
@@ -26,25 +27,32 @@ final class TpchSession {
   private final String accessKey;
   private final String secretKey;
   private final String catalogUri;
+  private final String warehouse;
 
-  /** The store at {@code endpoint} and the JDBC catalog at {@code catalogUri}. */
-  TpchSession(String endpoint, String accessKey, String secretKey, String catalogUri) {
+  private TpchSession(
+      String endpoint, String accessKey, String secretKey, String catalogUri, String warehouse) {
     this.endpoint = endpoint;
     this.accessKey = accessKey;
     this.secretKey = secretKey;
     this.catalogUri = catalogUri;
+    this.warehouse = warehouse;
   }
 
+  /** The arguments every program that reads the store takes, besides its own. */
+  static final Set<String> ARGUMENTS =
+      Set.of("endpoint", "access-key", "secret-key", "catalog", "warehouse");
+
   /**
-   * The store and catalog of {@code --endpoint}, {@code --access-key}, {@code --secret-key}, {@code
-   * --catalog}.
+   * The store of {@code --endpoint}, {@code --access-key} and {@code --secret-key}, the JDBC
+   * catalog {@code --catalog} and its warehouse {@code --warehouse}.
    */
   static TpchSession of(Arguments arguments) {
     return new TpchSession(
         arguments.required("endpoint"),
         arguments.required("access-key"),
         arguments.required("secret-key"),
-        arguments.required("catalog"));
+        arguments.required("catalog"),
+        arguments.required("warehouse"));
   }
 
   /** A session in this JVM on two threads, to generate and load data: not measured. */
@@ -57,31 +65,30 @@ final class TpchSession {
   }
 
   /**
-   * A session reading through {@code path}, on {@code executors} executor JVMs of one core each;
+   * A session reading through {@code path}, on {@value #EXECUTORS} executor JVMs of one core each;
    * {@code seekwell} settings go to Seekwell's stream on a Seekwell path (as its docs name them:
    * catalog properties {@code seekwell.*}, Hadoop properties {@code fs.s3a.seekwell.*}).
    */
-  SparkSession cluster(String app, TpchPath path, int executors, Map<String, String> seekwell) {
+  SparkSession cluster(String app, TpchPath path, Map<String, String> seekwell) {
     SparkSession.Builder builder =
         SparkSession.builder()
-            .master("local-cluster[" + executors + ",1," + WORKER_MEMORY_MB + "]")
+            .master("local-cluster[" + EXECUTORS + ",1," + WORKER_MEMORY_MB + "]")
             .appName(app)
             // No web UI: several drivers in a row on one host would race for its port.
             .config("spark.ui.enabled", "false")
             // The queries start once every executor has registered.
-            .config("spark.cores.max", String.valueOf(executors))
+            .config("spark.cores.max", String.valueOf(EXECUTORS))
             .config("spark.scheduler.minRegisteredResourcesRatio", "1.0")
             .config("spark.scheduler.maxRegisteredResourcesWaitingTime", "120s")
             .config("spark.executor.extraClassPath", System.getProperty("java.class.path"));
-    boolean seekwellPath = path.label().startsWith("seekwell");
     if (path.iceberg()) {
       icebergCatalog(builder, path.settings());
-      if (seekwellPath) {
+      if (path.seekwell()) {
         seekwell.forEach((key, value) -> builder.config(catalog(".seekwell." + key), value));
       }
     } else {
       s3a(builder, path.settings());
-      if (seekwellPath) {
+      if (path.seekwell()) {
         seekwell.forEach(
             (key, value) -> builder.config("spark.hadoop.fs.s3a.seekwell." + key, value));
       }
@@ -95,7 +102,7 @@ final class TpchSession {
         .config(catalog(""), "org.apache.iceberg.spark.SparkCatalog")
         .config(catalog(".type"), "jdbc")
         .config(catalog(".uri"), catalogUri)
-        .config(catalog(".warehouse"), "s3://" + BUCKET + "/iceberg")
+        .config(catalog(".warehouse"), warehouse)
         .config(catalog(".s3.endpoint"), endpoint)
         .config(catalog(".s3.path-style-access"), "true")
         .config(catalog(".s3.access-key-id"), accessKey)
