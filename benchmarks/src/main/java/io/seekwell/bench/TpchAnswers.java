@@ -61,8 +61,10 @@ final class TpchAnswers {
     List<String> problems = problems();
     if (problems.isEmpty()) {
       return String.format(
-          "The %d paths answered each of the %d queries alike, in every round and on the floor.%n",
-          paths.size(), queries.size());
+          "The %d paths answered each of the %d queries alike, in every round%s.%n",
+          paths.size(),
+          queries.size(),
+          paths.stream().allMatch(TpchPathRuns::hasFloor) ? " and on the floor" : "");
     }
     StringBuilder out = new StringBuilder("**The paths' answers differ: the run failed.**\n\n");
     problems.forEach(problem -> out.append("- ").append(problem).append('\n'));
