@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.SeekableInputStream;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * An Iceberg {@link InputFile} read through Seekwell. With the length known (from a manifest)
@@ -24,22 +23,24 @@ final class SeekwellInputFile implements InputFile {
   private final String location;
   private final S3URI uri;
   private final SeekwellReads reads;
-  private final S3Client s3;
+  private final S3SeekableInputStreamFactory factory;
   private final TaskGroups.Group taskGroup;
   private volatile long length;
   private volatile ObjectMetadata asked;
 
   /**
    * A file of {@code location}; with its {@code length} known (not -1) it joins the task group of
-   * the files this thread creates before opening one (see {@link TaskGroups}).
+   * the files this thread creates before opening one (see {@link TaskGroups}); {@code factory}
+   * reads it.
    */
-  SeekwellInputFile(String location, long length, SeekwellReads reads, S3Client s3) {
+  SeekwellInputFile(
+      String location, long length, SeekwellReads reads, S3SeekableInputStreamFactory factory) {
     this.location = location;
     this.uri = S3URI.parse(location);
     this.length = length;
     this.reads = reads;
-    this.s3 = s3;
-    this.taskGroup = length >= 0 ? reads.joinTaskGroup(uri, length, s3) : null;
+    this.factory = factory;
+    this.taskGroup = length >= 0 ? reads.joinTaskGroup(uri, length, factory) : null;
   }
 
   /**
@@ -68,7 +69,7 @@ final class SeekwellInputFile implements InputFile {
     }
     try {
       return new SeekwellInputStream(
-          factory().createStream(uri, reads.openInformation(location, length)),
+          factory.createStream(uri, reads.openInformation(location, length)),
           location,
           reads.metrics());
     } catch (FileNotFoundException e) {
@@ -99,7 +100,7 @@ final class SeekwellInputFile implements InputFile {
     ObjectMetadata known = asked;
     if (known == null) {
       try {
-        known = factory().freshMetadata(uri, reads.openInformation(location, -1));
+        known = factory.freshMetadata(uri, reads.openInformation(location, -1));
       } catch (FileNotFoundException e) {
         throw notFound(e);
       } catch (IOException e) {
@@ -108,10 +109,6 @@ final class SeekwellInputFile implements InputFile {
       asked = known;
     }
     return known;
-  }
-
-  private S3SeekableInputStreamFactory factory() {
-    return reads.factory(s3);
   }
 
   private NotFoundException notFound(FileNotFoundException e) {

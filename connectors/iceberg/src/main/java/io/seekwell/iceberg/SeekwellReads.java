@@ -9,18 +9,23 @@ import io.seekwell.S3URI;
 import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.common.object.CustomerKey;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.aws.HttpClientProperties;
 import org.apache.iceberg.aws.s3.S3FileIOProperties;
+import org.apache.iceberg.io.StorageCredential;
 import org.apache.iceberg.metrics.MetricsContext;
 import software.amazon.awssdk.http.SdkHttpConfigurationOption;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * What a {@link SeekwellS3FileIO} reads with: its Seekwell settings, SSE-C key and Iceberg metrics
- * context, and one Seekwell factory per S3 client. Thread-safe; closing it closes the factories
- * (not the clients, which are Iceberg's).
+ * What the copies of a {@link SeekwellS3FileIO} in one JVM read with ({@link SharedReads}): its
+ * Seekwell settings, SSE-C key and Iceberg metrics context, and one Seekwell factory per client
+ * role (the default client, or the client of a storage credential's prefix). A factory reads with
+ * the client of the copy that first needed it, the role's lender. Thread-safe; closing it closes
+ * the factories (not the clients, which are Iceberg's: {@link SharedReads} closes a lender's once
+ * the last copy has left).
  */
 final class SeekwellReads implements AutoCloseable {
 
@@ -69,9 +74,11 @@ final class SeekwellReads implements AutoCloseable {
   private final CustomerKey customerKey;
   private final DiskCachedFiles diskCachedFiles;
   private final MetricsContext metrics;
-  private final Map<S3Client, S3SeekableInputStreamFactory> factories = new ConcurrentHashMap<>();
+  private final Map<ClientRole, S3SeekableInputStreamFactory> factories = new ConcurrentHashMap<>();
+  private final Set<SeekwellS3FileIO> lenders = ConcurrentHashMap.newKeySet();
   private final TaskGroups taskGroups = new TaskGroups();
   private volatile boolean closed;
+  private int copies; // changed only inside SharedReads' atomic updates of this reads' entry
 
   SeekwellReads(Map<String, String> properties) {
     ConnectorConfiguration settings = ConnectorConfiguration.of(properties, PREFIX);
@@ -111,13 +118,41 @@ final class SeekwellReads implements AutoCloseable {
     return read.withClient(read.client().sharingPoolOf(pool));
   }
 
-  /** The factory reading with {@code s3}, made on first use. */
-  S3SeekableInputStreamFactory factory(S3Client s3) {
+  /**
+   * The factory reading {@code location}, for the client role Iceberg reads it with; made on first
+   * use with {@code copy}'s client for the location, which {@code copy} then lends to it.
+   */
+  S3SeekableInputStreamFactory factory(String location, SeekwellS3FileIO copy) {
     if (closed) {
       throw new IllegalStateException("The FileIO is closed");
     }
     return factories.computeIfAbsent(
-        s3, client -> new S3SeekableInputStreamFactory(client, configuration, DISK_CACHES));
+        ClientRole.of(location, copy.credentials()),
+        role -> {
+          lenders.add(copy);
+          return new S3SeekableInputStreamFactory(
+              copy.client(location), configuration, DISK_CACHES);
+        });
+  }
+
+  /** Whether a factory reads with {@code copy}'s clients. */
+  boolean lentBy(SeekwellS3FileIO copy) {
+    return lenders.contains(copy);
+  }
+
+  /** The copies whose clients the factories read with. */
+  Set<SeekwellS3FileIO> lenders() {
+    return lenders;
+  }
+
+  /** One more copy reads with this; returns how many do. */
+  int joined() {
+    return ++copies;
+  }
+
+  /** One copy fewer reads with this; returns how many still do. */
+  int left() {
+    return --copies;
   }
 
   /** Forgets what every factory cached of {@code location}. */
@@ -144,14 +179,14 @@ final class SeekwellReads implements AutoCloseable {
 
   /**
    * The group of files created on this thread with their lengths that {@code uri}, of {@code
-   * length} bytes and read with {@code s3}, joins; null once the FileIO is closed.
+   * length} bytes and read with {@code factory}, joins; null once the FileIO is closed.
    */
-  TaskGroups.Group joinTaskGroup(S3URI uri, long length, S3Client s3) {
+  TaskGroups.Group joinTaskGroup(S3URI uri, long length, S3SeekableInputStreamFactory factory) {
     if (closed) {
       return null;
     }
     return taskGroups.join(
-        factory(s3), new AnnouncedObject(uri, openInformation(uri.toString(), length)));
+        factory, new AnnouncedObject(uri, openInformation(uri.toString(), length)));
   }
 
   MetricsContext metrics() {
@@ -171,5 +206,26 @@ final class SeekwellReads implements AutoCloseable {
     taskGroups.close();
     factories.values().forEach(S3SeekableInputStreamFactory::close);
     factories.clear();
+  }
+
+  /**
+   * Which of a FileIO's clients Iceberg reads a location with: the one of the storage credential
+   * with the longest prefix of the location (its settings included, so that refreshed credentials
+   * are a new role), or the default client ({@code prefix} null).
+   */
+  private record ClientRole(String prefix, Map<String, String> credential) {
+
+    static ClientRole of(String location, List<StorageCredential> credentials) {
+      StorageCredential longest = null;
+      for (StorageCredential candidate : credentials) {
+        if (location.startsWith(candidate.prefix())
+            && (longest == null || candidate.prefix().length() > longest.prefix().length())) {
+          longest = candidate;
+        }
+      }
+      return longest == null
+          ? new ClientRole(null, Map.of())
+          : new ClientRole(longest.prefix(), Map.copyOf(longest.config()));
+    }
   }
 }

@@ -27,13 +27,21 @@ import software.amazon.awssdk.services.s3.S3Client;
  *
  * <p>Seekwell settings come from the catalog properties under {@code seekwell.} (for example {@code
  * seekwell.physicalio.max.memory.limit=512MB}); SSE-C comes from Iceberg's own {@code
- * s3.sse.type=custom} and {@code s3.sse.key}. One Seekwell factory (and cache) serves every stream
- * read with the same S3 client; closing the FileIO closes them. Thread-safe, like {@link S3FileIO}.
+ * s3.sse.type=custom} and {@code s3.sse.key}.
+ *
+ * <p>One Seekwell factory (and cache, and memory limit) serves every stream read with the same
+ * client: Iceberg's default client, or a storage credential's. The copies of a FileIO in one JVM
+ * (those an engine deserializes on a worker, one per table and query) share its factories, so that
+ * a query finds what the queries before it cached ({@link SharedReads}). Closing the last copy in a
+ * JVM closes them; a copy whose clients they read with keeps its clients open until then.
+ * Thread-safe, like {@link S3FileIO}.
  */
 public class SeekwellS3FileIO extends S3FileIO {
 
   private static final long serialVersionUID = 1L;
 
+  // Serialized: the copies of this FileIO in a JVM share their reads by it.
+  private String readsIdentity = SharedReads.newIdentity();
   private transient volatile SeekwellReads reads;
 
   /** For {@code io-impl}: configured by {@link #initialize(Map)}. */
@@ -58,19 +66,21 @@ public class SeekwellS3FileIO extends S3FileIO {
   @Override
   public void initialize(Map<String, String> properties) {
     super.initialize(properties);
-    closeReads();
-    reads = new SeekwellReads(properties);
+    leaveReads();
+    readsIdentity = SharedReads.newIdentity();
+    reads();
   }
 
   @Override
   public InputFile newInputFile(String path) {
-    return new SeekwellInputFile(path, -1, reads(), client(path));
+    return newInputFile(path, -1);
   }
 
   /** A file whose length Iceberg knows (from a manifest): its streams send no HEAD. */
   @Override
   public InputFile newInputFile(String path, long length) {
-    return new SeekwellInputFile(path, length, reads(), client(path));
+    SeekwellReads current = reads();
+    return new SeekwellInputFile(path, length, current, current.factory(path, this));
   }
 
   /** Iceberg's output file, whose streams make Seekwell forget the location once written. */
@@ -149,10 +159,20 @@ public class SeekwellS3FileIO extends S3FileIO {
     return reads().seekwellMetrics();
   }
 
-  /** Closes the Seekwell factories (dropping their caches), then Iceberg's clients. */
+  /**
+   * Leaves the Seekwell factories this FileIO's copies share (the last copy in the JVM closes them,
+   * dropping their caches), then closes Iceberg's clients, unless other copies still read with
+   * them: those close with the last copy.
+   */
   @Override
   public void close() {
-    closeReads();
+    if (leaveReads()) {
+      super.close();
+    }
+  }
+
+  /** Closes the clients this copy lent to the factories its copies shared, now closed. */
+  void closeLentClients() {
     super.close();
   }
 
@@ -162,7 +182,7 @@ public class SeekwellS3FileIO extends S3FileIO {
       synchronized (this) {
         // After deserialization (on a Spark executor), settings come from the properties.
         if (reads == null) {
-          reads = new SeekwellReads(properties());
+          reads = SharedReads.join(readsIdentity, properties());
         }
         current = reads;
       }
@@ -170,10 +190,16 @@ public class SeekwellS3FileIO extends S3FileIO {
     return current;
   }
 
-  private synchronized void closeReads() {
-    if (reads != null) {
-      reads.close();
-      reads = null;
+  /**
+   * Leaves the reads this copy joined, if any; returns whether its clients may close now (false
+   * while other copies read with a client it lent).
+   */
+  private synchronized boolean leaveReads() {
+    SeekwellReads left = reads;
+    if (left == null) {
+      return true;
     }
+    reads = null;
+    return SharedReads.leave(readsIdentity, left, this);
   }
 }
