@@ -120,7 +120,8 @@ final class SeekwellReads implements AutoCloseable {
 
   /**
    * The factory reading {@code location}, for the client role Iceberg reads it with; made on first
-   * use with {@code copy}'s client for the location, which {@code copy} then lends to it.
+   * use over {@code copy}'s client for the location ({@link LentClient}), which {@code copy} then
+   * lends to it.
    */
   S3SeekableInputStreamFactory factory(String location, SeekwellS3FileIO copy) {
     if (closed) {
@@ -129,9 +130,11 @@ final class SeekwellReads implements AutoCloseable {
     return factories.computeIfAbsent(
         ClientRole.of(location, copy.credentials()),
         role -> {
+          S3SeekableInputStreamFactory made =
+              new S3SeekableInputStreamFactory(
+                  new LentClient(copy, location), configuration, DISK_CACHES);
           lenders.add(copy);
-          return new S3SeekableInputStreamFactory(
-              copy.client(location), configuration, DISK_CACHES);
+          return made;
         });
   }
 
@@ -210,22 +213,22 @@ final class SeekwellReads implements AutoCloseable {
 
   /**
    * Which of a FileIO's clients Iceberg reads a location with: the one of the storage credential
-   * with the longest prefix of the location (its settings included, so that refreshed credentials
-   * are a new role), or the default client ({@code prefix} null).
+   * with the longest prefix of the location (the last of equal ones, as Iceberg keeps it), or the
+   * default client ({@code prefix} null). Refreshed credentials keep their role: Iceberg reads with
+   * the same client.
    */
-  private record ClientRole(String prefix, Map<String, String> credential) {
+  private record ClientRole(String prefix) {
 
     static ClientRole of(String location, List<StorageCredential> credentials) {
-      StorageCredential longest = null;
+      String longest = null;
       for (StorageCredential candidate : credentials) {
-        if (location.startsWith(candidate.prefix())
-            && (longest == null || candidate.prefix().length() > longest.prefix().length())) {
-          longest = candidate;
+        String prefix = candidate.prefix();
+        if (location.startsWith(prefix)
+            && (longest == null || prefix.length() >= longest.length())) {
+          longest = prefix;
         }
       }
-      return longest == null
-          ? new ClientRole(null, Map.of())
-          : new ClientRole(longest.prefix(), Map.copyOf(longest.config()));
+      return new ClientRole(longest);
     }
   }
 }

@@ -33,16 +33,18 @@ import software.amazon.awssdk.services.s3.S3Client;
  * client: Iceberg's default client, or a storage credential's. The copies of a FileIO in one JVM
  * (those an engine deserializes on a worker, one per table and query) share its factories, so that
  * a query finds what the queries before it cached ({@link SharedReads}). Closing the last copy in a
- * JVM closes them; a copy whose clients they read with keeps its clients open until then.
- * Thread-safe, like {@link S3FileIO}.
+ * JVM closes them; a copy whose clients they read with keeps its clients open until then. Copies
+ * share only when this class is the catalog's {@code io-impl}: a {@code ResolvingFileIO} makes a
+ * new FileIO (and so new factories) in each of its copies. Thread-safe, like {@link S3FileIO}.
  */
 public class SeekwellS3FileIO extends S3FileIO {
 
   private static final long serialVersionUID = 1L;
 
   // Serialized: the copies of this FileIO in a JVM share their reads by it.
-  private String readsIdentity = SharedReads.newIdentity();
+  private volatile String readsIdentity = SharedReads.newIdentity();
   private transient volatile SeekwellReads reads;
+  private transient volatile boolean closed;
 
   /** For {@code io-impl}: configured by {@link #initialize(Map)}. */
   public SeekwellS3FileIO() {}
@@ -66,6 +68,8 @@ public class SeekwellS3FileIO extends S3FileIO {
   @Override
   public void initialize(Map<String, String> properties) {
     super.initialize(properties);
+    // The clients this FileIO lent to its earlier reads now serve the new ones: those closing
+    // (with their last copy) leave them open (see closeLentClients).
     leaveReads();
     readsIdentity = SharedReads.newIdentity();
     reads();
@@ -150,10 +154,10 @@ public class SeekwellS3FileIO extends S3FileIO {
   }
 
   /**
-   * Seekwell's counters for this FileIO's reads, added up over its factories: GETs, bytes, retries,
-   * hedged GETs, hedges that won, stalled bodies cut, bodies resumed. Iceberg's own metrics context
-   * for S3 (Hadoop's {@code FileSystem.Statistics}) counts bytes and operations only, so these are
-   * reported here.
+   * Seekwell's counters for the reads of this FileIO and of its copies in this JVM, added up over
+   * their factories: GETs, bytes, retries, hedged GETs, hedges that won, stalled bodies cut, bodies
+   * resumed. Iceberg's own metrics context for S3 (Hadoop's {@code FileSystem.Statistics}) counts
+   * bytes and operations only, so these are reported here.
    */
   public MetricsSnapshot seekwellMetrics() {
     return reads().seekwellMetrics();
@@ -162,26 +166,39 @@ public class SeekwellS3FileIO extends S3FileIO {
   /**
    * Leaves the Seekwell factories this FileIO's copies share (the last copy in the JVM closes them,
    * dropping their caches), then closes Iceberg's clients, unless other copies still read with
-   * them: those close with the last copy.
+   * them: those close with the last copy. A closed FileIO opens no more input files.
    */
   @Override
   public void close() {
+    closed = true;
     if (leaveReads()) {
       super.close();
     }
   }
 
-  /** Closes the clients this copy lent to the factories its copies shared, now closed. */
-  void closeLentClients() {
-    super.close();
+  /**
+   * Closes the clients this copy lent to the factories its copies shared as {@code identity}, now
+   * closed, unless this FileIO was initialized anew since: its clients then serve its new reads.
+   */
+  void closeLentClients(String identity) {
+    if (identity.equals(readsIdentity)) {
+      super.close();
+    }
   }
 
   private SeekwellReads reads() {
     SeekwellReads current = reads;
     if (current == null) {
       synchronized (this) {
+        if (closed) {
+          throw new IllegalStateException("The FileIO is closed");
+        }
         // After deserialization (on a Spark executor), settings come from the properties.
         if (reads == null) {
+          if (readsIdentity == null) {
+            // Serialized by a version before copies shared their reads.
+            readsIdentity = SharedReads.newIdentity();
+          }
           reads = SharedReads.join(readsIdentity, properties());
         }
         current = reads;
@@ -194,12 +211,12 @@ public class SeekwellS3FileIO extends S3FileIO {
    * Leaves the reads this copy joined, if any; returns whether its clients may close now (false
    * while other copies read with a client it lent).
    */
-  private synchronized boolean leaveReads() {
-    SeekwellReads left = reads;
-    if (left == null) {
-      return true;
+  private boolean leaveReads() {
+    SeekwellReads left;
+    synchronized (this) {
+      left = reads;
+      reads = null;
     }
-    reads = null;
-    return SharedReads.leave(readsIdentity, left, this);
+    return left == null || SharedReads.leave(readsIdentity, left, this);
   }
 }

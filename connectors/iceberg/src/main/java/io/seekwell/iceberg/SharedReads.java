@@ -64,10 +64,13 @@ final class SharedReads {
     if (!last[0]) {
       return !reads.lentBy(copy);
     }
-    reads.close();
-    for (SeekwellS3FileIO lender : reads.lenders()) {
-      if (lender != copy) {
-        lender.closeLentClients();
+    try {
+      reads.close();
+    } finally {
+      for (SeekwellS3FileIO lender : reads.lenders()) {
+        if (lender != copy) {
+          lender.closeLentClients(id);
+        }
       }
     }
     return true;
