@@ -130,6 +130,9 @@ final class SeekwellReads implements AutoCloseable {
     return factories.computeIfAbsent(
         ClientRole.of(location, copy.credentials()),
         role -> {
+          // Built now, as Iceberg builds its clients lazily: a first GET that waited for it could
+          // be taken for a slow one and hedged.
+          copy.client(location);
           S3SeekableInputStreamFactory made =
               new S3SeekableInputStreamFactory(
                   new LentClient(copy, location), configuration, DISK_CACHES);
