@@ -49,6 +49,7 @@ final class OrcReadStrategy implements ReadStrategy {
   private final Prefetcher prefetcher;
   private final OrcSettings settings;
   private final ColumnHistory history;
+  private final ColumnHistory.Reader columnsRead;
   private final Cache<String, Boolean> wholeStripes;
   private final FooterMetrics footers;
   private final StripeFooterFetch stripeFooters;
@@ -81,6 +82,7 @@ final class OrcReadStrategy implements ReadStrategy {
     this.prefetcher = prefetcher;
     this.settings = settings;
     this.history = history;
+    this.columnsRead = history.newReader();
     this.wholeStripes = wholeStripes;
     this.footers = footers;
     this.file = prefetcher.objectName();
@@ -116,6 +118,11 @@ final class OrcReadStrategy implements ReadStrategy {
             prefetchStripe(parsed, 1);
           }
         });
+  }
+
+  @Override
+  public void close() {
+    columnsRead.close();
   }
 
   @Override
@@ -194,7 +201,7 @@ final class OrcReadStrategy implements ReadStrategy {
         column -> {
           String key = parsed.columnKeys()[column];
           if (!learned.contains(key)) {
-            history.learn(parsed.fingerprint(), key);
+            columnsRead.learn(parsed.fingerprint(), key);
             unknown[0] = true;
           }
         });

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.seekwell.common.ByteRange;
+import io.seekwell.common.ByteRanges;
 import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
@@ -12,6 +13,7 @@ import io.seekwell.logical.ColumnHistory;
 import io.seekwell.logical.FooterMetrics;
 import io.seekwell.logical.testing.RecordingPrefetcher;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -40,11 +42,19 @@ class OrcReadStrategyTest {
   /** A strategy over bytes in memory: once opened, its tail is parsed. */
   private static OrcReadStrategy open(
       RecordingPrefetcher prefetcher, long tailPrefetchSize, Metrics metrics) {
+    return open(prefetcher, tailPrefetchSize, new ColumnHistory(10), metrics);
+  }
+
+  private static OrcReadStrategy open(
+      RecordingPrefetcher prefetcher,
+      long tailPrefetchSize,
+      ColumnHistory history,
+      Metrics metrics) {
     OrcReadStrategy strategy =
         new OrcReadStrategy(
             prefetcher,
             new OrcSettings(tailPrefetchSize, 10),
-            new ColumnHistory(10),
+            history,
             Caffeine.newBuilder().<String, Boolean>build(),
             new FooterMetrics(metrics));
     strategy.onOpen();
@@ -116,6 +126,45 @@ class OrcReadStrategyTest {
 
     assertEquals(stripes.stream().map(Stripe::footer).toList(), footersFetched(prefetcher, tail));
     assertEquals(List.of(), prefetcher.prefetched, "nothing learned before the first file");
+  }
+
+  @Test
+  void whenReadersTurnToOtherColumnsTheNextFileIsPredictedWithTheNewColumnsOnly() throws Exception {
+    Path file = dir.resolve("turn.orc");
+    byte[] content = OrcFiles.write(file, 16, 20_000, 256 * 1024, CompressionKind.ZLIB, 3);
+    List<StripeStreams> streams = OrcFiles.streams(file, 17);
+    assertTrue(streams.size() >= 2, streams.size() + " stripes");
+    ColumnHistory history = new ColumnHistory(10);
+    readColumns(content, history, streams.get(0).streamsOf(column -> column <= 4));
+    // A reader of another query reads another column; the old ones were predicted at its open.
+    readColumns(content, history, streams.get(0).streamsOf(column -> column == 9));
+
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher(NAME, content);
+    // A gap smaller than a stripe, so that one column's streams are not taken for its whole data.
+    prefetcher.mergeGap = 1024;
+    open(prefetcher, OrcSettings.DEFAULT.tailPrefetchSize(), history, new Metrics());
+
+    List<ByteRange> expected = new ArrayList<>();
+    for (StripeStreams stripe : streams.subList(0, 2)) {
+      expected.addAll(
+          ByteRanges.coalesce(stripe.streamsOf(column -> column == 9), prefetcher.mergeGap()));
+    }
+    assertEquals(expected, prefetcher.prefetched.stream().sorted().toList());
+  }
+
+  /** A stream of {@code content} that reads {@code ranges} one by one, then closes. */
+  private static void readColumns(byte[] content, ColumnHistory history, List<ByteRange> ranges)
+      throws Exception {
+    OrcReadStrategy strategy =
+        open(
+            new RecordingPrefetcher(NAME, content),
+            OrcSettings.DEFAULT.tailPrefetchSize(),
+            history,
+            new Metrics());
+    for (ByteRange range : ranges) {
+      strategy.beforePositionalRead(range.start(), range.length());
+    }
+    strategy.close();
   }
 
   private static List<ByteRange> footersFetched(

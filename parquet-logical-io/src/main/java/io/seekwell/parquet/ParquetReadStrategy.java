@@ -44,6 +44,7 @@ final class ParquetReadStrategy implements ReadStrategy {
   private final Prefetcher prefetcher;
   private final ParquetSettings settings;
   private final ColumnHistory history;
+  private final ColumnHistory.Reader columnsRead;
   private final FooterOnlyHistory footerOnlyHistory;
   private final FooterMetrics footers;
   private final ParquetFooterFetch footerFetch;
@@ -78,6 +79,7 @@ final class ParquetReadStrategy implements ReadStrategy {
     this.prefetcher = prefetcher;
     this.settings = settings;
     this.history = history;
+    this.columnsRead = history.newReader();
     this.footerOnlyHistory = footerOnlyHistory;
     this.footers = footers;
     this.file = prefetcher.objectName();
@@ -209,6 +211,7 @@ final class ParquetReadStrategy implements ReadStrategy {
 
   @Override
   public void close() {
+    columnsRead.close();
     outcome.closed(lowestRead);
   }
 
@@ -256,7 +259,7 @@ final class ParquetReadStrategy implements ReadStrategy {
       }
       if (!touched[i]) {
         touched[i] = true;
-        history.learn(parsed.fingerprint(), chunk.column());
+        columnsRead.learn(parsed.fingerprint(), chunk.column());
         furthest = Math.max(furthest, chunk.rowGroup());
       }
     }

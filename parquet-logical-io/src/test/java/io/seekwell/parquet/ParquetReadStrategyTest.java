@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.common.ByteRange;
+import io.seekwell.common.ByteRanges;
 import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
@@ -15,6 +16,7 @@ import io.seekwell.logical.testing.RecordingPrefetcher;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -144,6 +146,29 @@ class ParquetReadStrategyTest {
 
     // Reading row group 0 prefetches row group 2 (one ahead of row group 1), nothing before it.
     assertPrefetchedOnlyAfter(prefetcher, atOpen.size(), rowGroupRange(footer, 1).end());
+  }
+
+  @Test
+  void whenReadersTurnToOtherColumnsTheNextFileIsPredictedWithTheNewColumnsOnly() throws Exception {
+    ColumnHistory history = new ColumnHistory(10);
+    ParquetReadStrategy first =
+        open(new RecordingPrefetcher("s3://bucket/table.parquet", file), history);
+    first.beforeVectoredRead(projectedChunks(footer, 0));
+    first.close();
+    // A reader of another query reads another column; the old ones were predicted at its open.
+    List<String> other = List.of("c4");
+    ParquetReadStrategy second =
+        open(new RecordingPrefetcher("s3://bucket/table.parquet", file), history);
+    second.beforeVectoredRead(chunks(footer, 0, other));
+    second.close();
+
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
+    open(prefetcher, history);
+
+    List<ByteRange> wanted = new ArrayList<>(chunks(footer, 0, other));
+    wanted.addAll(chunks(footer, 1, other));
+    assertEquals(
+        ByteRanges.coalesce(wanted, ParquetSettings.DEFAULT.mergeGap()), prefetcher.prefetched);
   }
 
   @Test
@@ -291,8 +316,12 @@ class ParquetReadStrategyTest {
   }
 
   private static List<ByteRange> projectedChunks(ParquetFooter footer, int rowGroup) {
+    return chunks(footer, rowGroup, PROJECTED);
+  }
+
+  private static List<ByteRange> chunks(ParquetFooter footer, int rowGroup, List<String> columns) {
     return footer.columnChunks().stream()
-        .filter(chunk -> chunk.rowGroup() == rowGroup && PROJECTED.contains(chunk.dottedPath()))
+        .filter(chunk -> chunk.rowGroup() == rowGroup && columns.contains(chunk.dottedPath()))
         .map(ColumnChunk::range)
         .sorted()
         .toList();
