@@ -26,6 +26,9 @@
 # profile and then on loopback (each query's floor); report: docs/benchmarks-tpch.md.
 # BENCH_JAVA_OPTS adds JVM options to the benchmark JVM, for example
 # BENCH_JAVA_OPTS=-Dorg.slf4j.simpleLogger.log.io.seekwell.client=debug to log each hedge, give-up and retry.
+# For --profile tpch, its -Dspark.* properties are Spark settings of every application, for example
+# BENCH_JAVA_OPTS='-Dspark.executor.extraJavaOptions=-XX:StartFlightRecording=filename=/tmp/jfr/'
+# to record each executor JVM with Java Flight Recorder.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib/local-s3.sh

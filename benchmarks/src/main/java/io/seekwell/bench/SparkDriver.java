@@ -15,7 +15,9 @@ import java.util.concurrent.TimeUnit;
  * as {@code spark-submit} would start it: with the module options Spark needs on Java 17, and
  * {@code SPARK_HOME} set for the workers of {@code local-cluster}, which launch the executors. The
  * driver's output goes to this JVM's, its log (standard error) to a file. Every run has a deadline:
- * a driver still running then is killed, with its executors, and the run fails.
+ * a driver still running then is killed, with its executors, and the run fails. This JVM's system
+ * properties named {@code spark.*} are the driver's too, as Spark settings (to observe a run, for
+ * example {@code -Dspark.executor.extraJavaOptions=-XX:StartFlightRecording=...}).
  */
 final class SparkDriver {
 
@@ -38,6 +40,15 @@ final class SparkDriver {
           "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
           "-Djdk.reflect.useDirectMethodHandle=false",
           "-Dio.netty.tryReflectionSetAccessible=true");
+
+  /** This JVM's system properties named {@code spark.*}, as options of a JVM. */
+  private static List<String> sparkProperties() {
+    return System.getProperties().stringPropertyNames().stream()
+        .filter(name -> name.startsWith("spark."))
+        .sorted()
+        .map(name -> "-D" + name + "=" + System.getProperty(name))
+        .toList();
+  }
 
   /** The table format a driver reads, which decides its class path. */
   enum Format {
@@ -87,6 +98,7 @@ final class SparkDriver {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx2g");
     command.addAll(JAVA_OPTIONS);
+    command.addAll(sparkProperties());
     command.add("-cp");
     command.add(classPath);
     command.add("io.seekwell.bench.spark." + program);
