@@ -15,11 +15,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * plug-in to prefetch them in the next file with that schema.
  *
  * <p>Only recent readers count: the columns learned are those of the last reader of the schema to
- * read a column and of the readers still open among the last {@value #READERS_KEPT} to read one.
- * Readers that closed before the last one started reading are forgotten, so when the queries on a
- * table change their columns, the first file the new query opens is predicted with the old columns,
- * and the files after it with the new ones. Readers that read no column (footers only) do not
- * count. The least recently used schemas are forgotten first.
+ * start reading columns and of the readers still open among the last {@value #READERS_KEPT} to
+ * start. Every other closed reader is ignored, whatever it read. So when the queries on a table
+ * turn to other columns, every file opened before the new query's first column read is predicted
+ * with the old columns (with concurrent tasks, that is every file already open), and the files
+ * opened after it with the new ones. Readers that read no column (footers only) do not count. The
+ * least recently used schemas are forgotten first. A reader always predicts its own columns too
+ * ({@link Reader#predicted}), even once it is no longer among the recent readers.
  *
  * <p>Concurrency: thread-safe without locks; a plug-in keeps one for all its streams. Each schema's
  * readers are an immutable list replaced by compare-and-set when a reader reads its first column; a
@@ -44,7 +46,7 @@ public final class ColumnHistory {
   }
 
   /** The columns of files with schema {@code fingerprint} that recent readers read: a snapshot. */
-  public Set<String> learned(String fingerprint) {
+  Set<String> learned(String fingerprint) {
     AtomicReference<List<Reader>> readers = readersBySchema.getIfPresent(fingerprint);
     if (readers == null) {
       return Set.of();
@@ -98,6 +100,20 @@ public final class ColumnHistory {
         throw new IllegalStateException(
             "A reader of schema " + this.fingerprint + " was told of schema " + fingerprint);
       }
+    }
+
+    /**
+     * The columns to prefetch in this reader's file, whose schema is {@code fingerprint}: those
+     * recent readers of the schema read and those this reader read. A snapshot.
+     */
+    public Set<String> predicted(String fingerprint) {
+      Set<String> learned = learned(fingerprint);
+      if (columns.isEmpty() || learned.containsAll(columns)) {
+        return learned;
+      }
+      Set<String> union = new HashSet<>(learned);
+      union.addAll(columns);
+      return Collections.unmodifiableSet(union);
     }
 
     /** The stream closed: its columns count only while it is the last reader of its schema. */

@@ -76,6 +76,30 @@ class ColumnHistoryTest {
   }
 
   @Test
+  void aReaderPredictsItsOwnColumnsAfterItIsNoLongerAmongTheRecentReaders() {
+    ColumnHistory.Reader first = history.newReader();
+    first.learn("schema", "own");
+    for (int i = 0; i < ColumnHistory.READERS_KEPT; i++) {
+      history.newReader().learn("schema", "c" + i);
+    }
+
+    assertEquals(false, history.learned("schema").contains("own"));
+    assertEquals(true, first.predicted("schema").contains("own"));
+    assertEquals(ColumnHistory.READERS_KEPT + 1, first.predicted("schema").size());
+  }
+
+  @Test
+  void aReaderPredictsItsOwnColumnsAfterItsSchemaIsForgotten() {
+    ColumnHistory oneSchema = new ColumnHistory(1);
+    ColumnHistory.Reader reader = oneSchema.newReader();
+    reader.learn("schema", "a");
+    oneSchema.newReader().learn("other schema", "b");
+
+    assertEquals(Set.of(), oneSchema.learned("schema"));
+    assertEquals(Set.of("a"), reader.predicted("schema"));
+  }
+
+  @Test
   void aReaderToldOfASecondSchemaIsRefused() {
     ColumnHistory.Reader reader = history.newReader();
     reader.learn("schema", "a");

@@ -48,7 +48,6 @@ final class OrcReadStrategy implements ReadStrategy {
 
   private final Prefetcher prefetcher;
   private final OrcSettings settings;
-  private final ColumnHistory history;
   private final ColumnHistory.Reader columnsRead;
   private final Cache<String, Boolean> wholeStripes;
   private final FooterMetrics footers;
@@ -81,7 +80,6 @@ final class OrcReadStrategy implements ReadStrategy {
       FooterMetrics footers) {
     this.prefetcher = prefetcher;
     this.settings = settings;
-    this.history = history;
     this.columnsRead = history.newReader();
     this.wholeStripes = wholeStripes;
     this.footers = footers;
@@ -114,7 +112,7 @@ final class OrcReadStrategy implements ReadStrategy {
           }
           footers.parsed();
           prefetchStripe(parsed, 0);
-          if (!history.learned(parsed.fingerprint()).isEmpty()) {
+          if (!columnsRead.predicted(parsed.fingerprint()).isEmpty()) {
             prefetchStripe(parsed, 1);
           }
         });
@@ -190,20 +188,18 @@ final class OrcReadStrategy implements ReadStrategy {
 
   /**
    * Learns the columns of the data streams bytes {@code from} to {@code to} touch; returns whether
-   * any of them was not known to readers of this schema.
+   * any of them was not predicted.
    */
   private boolean learn(OrcLayout parsed, StripeStreams streams, long from, long to) {
-    Set<String> learned = history.learned(parsed.fingerprint());
+    Set<String> predicted = columnsRead.predicted(parsed.fingerprint());
     boolean[] unknown = {false};
     streams.columnsTouched(
         from,
         to,
         column -> {
           String key = parsed.columnKeys()[column];
-          if (!learned.contains(key)) {
-            columnsRead.learn(parsed.fingerprint(), key);
-            unknown[0] = true;
-          }
+          columnsRead.learn(parsed.fingerprint(), key);
+          unknown[0] |= !predicted.contains(key);
         });
     return unknown[0];
   }
@@ -236,7 +232,7 @@ final class OrcReadStrategy implements ReadStrategy {
    */
   private void prefetchLearned(
       OrcLayout parsed, Stripe stripe, StripeStreams streams, boolean evenIfClaimed) {
-    Set<String> learned = history.learned(parsed.fingerprint());
+    Set<String> learned = columnsRead.predicted(parsed.fingerprint());
     if (learned.isEmpty() || streams == StripeStreams.NONE || stripe.dataLength() == 0) {
       return;
     }

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 import org.apache.orc.CompressionKind;
 import org.apache.orc.OrcProto;
 import org.junit.jupiter.api.Test;
@@ -130,14 +131,32 @@ class OrcReadStrategyTest {
 
   @Test
   void whenReadersTurnToOtherColumnsTheNextFileIsPredictedWithTheNewColumnsOnly() throws Exception {
+    // A reader of another query reads another column; the old ones were predicted at its open.
+    assertTheNextFileIsPredictedWithTheSecondReadersColumns(
+        column -> column <= 4, column -> column == 9);
+  }
+
+  @Test
+  void whenReadersTurnToFewerOfTheSameColumnsTheNextFileIsPredictedWithThoseOnly()
+      throws Exception {
+    // Every column the second reader reads was predicted for it; it counts all the same.
+    assertTheNextFileIsPredictedWithTheSecondReadersColumns(
+        column -> column <= 4, column -> column <= 2);
+  }
+
+  /**
+   * One reader reads the {@code first} columns of a file and closes, then another reads the {@code
+   * second} columns and closes; the next stream of the schema is predicted with the second's only.
+   */
+  private void assertTheNextFileIsPredictedWithTheSecondReadersColumns(
+      IntPredicate first, IntPredicate second) throws Exception {
     Path file = dir.resolve("turn.orc");
     byte[] content = OrcFiles.write(file, 16, 20_000, 256 * 1024, CompressionKind.ZLIB, 3);
     List<StripeStreams> streams = OrcFiles.streams(file, 17);
     assertTrue(streams.size() >= 2, streams.size() + " stripes");
     ColumnHistory history = new ColumnHistory(10);
-    readColumns(content, history, streams.get(0).streamsOf(column -> column <= 4));
-    // A reader of another query reads another column; the old ones were predicted at its open.
-    readColumns(content, history, streams.get(0).streamsOf(column -> column == 9));
+    readColumns(content, history, streams.get(0).streamsOf(first));
+    readColumns(content, history, streams.get(0).streamsOf(second));
 
     RecordingPrefetcher prefetcher = new RecordingPrefetcher(NAME, content);
     // A gap smaller than a stripe, so that one column's streams are not taken for its whole data.
@@ -146,8 +165,7 @@ class OrcReadStrategyTest {
 
     List<ByteRange> expected = new ArrayList<>();
     for (StripeStreams stripe : streams.subList(0, 2)) {
-      expected.addAll(
-          ByteRanges.coalesce(stripe.streamsOf(column -> column == 9), prefetcher.mergeGap()));
+      expected.addAll(ByteRanges.coalesce(stripe.streamsOf(second), prefetcher.mergeGap()));
     }
     assertEquals(expected, prefetcher.prefetched.stream().sorted().toList());
   }

@@ -43,7 +43,6 @@ final class ParquetReadStrategy implements ReadStrategy {
 
   private final Prefetcher prefetcher;
   private final ParquetSettings settings;
-  private final ColumnHistory history;
   private final ColumnHistory.Reader columnsRead;
   private final FooterOnlyHistory footerOnlyHistory;
   private final FooterMetrics footers;
@@ -78,7 +77,6 @@ final class ParquetReadStrategy implements ReadStrategy {
       FooterMetrics footers) {
     this.prefetcher = prefetcher;
     this.settings = settings;
-    this.history = history;
     this.columnsRead = history.newReader();
     this.footerOnlyHistory = footerOnlyHistory;
     this.footers = footers;
@@ -290,7 +288,7 @@ final class ParquetReadStrategy implements ReadStrategy {
    * not prefetched before, chunks close together in one run.
    */
   private void prefetchRowGroups(ParquetLayout parsed, int from, int through) {
-    Set<String> learned = history.learned(parsed.fingerprint());
+    Set<String> learned = columnsRead.predicted(parsed.fingerprint());
     if (learned.isEmpty()) {
       return;
     }
