@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Records the public API of a release as the baseline the build compares later versions with
+# (api-baseline/, the japicmp check in pom.xml): each library and connector jar of the last build,
+# without the relocated copies of dependencies, as api-baseline/ARTIFACT-VERSION.jar, and VERSION as
+# api.baseline.version in pom.xml. scripts/release.sh runs it after a release's build.
+# Usage: ./scripts/record-api-baseline.sh VERSION   (the jars must be built: ./mvnw package)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+version="${1:?usage: $0 VERSION}"
+modules=(common object-client input-stream parquet-logical-io orc-logical-io
+  connectors/parquet connectors/iceberg connectors/hadoop)
+
+rm -f api-baseline/*.jar
+mkdir -p api-baseline
+for module in "${modules[@]}"; do
+  artifact="$(sed -n 's#^  <artifactId>\(.*\)</artifactId>#\1#p' "$module/pom.xml" | head -1)"
+  jar="$(ls "$module"/target/"$artifact"-*.jar 2>/dev/null \
+    | grep -v -e '-sources\.jar$' -e '-javadoc\.jar$' -e '-tests\.jar$' | head -1 || true)"
+  if [ -z "$jar" ]; then
+    echo "No jar of $artifact in $module/target: build first (./mvnw package)" >&2
+    exit 1
+  fi
+  baseline="api-baseline/$artifact-$version.jar"
+  cp "$jar" "$baseline"
+  chmod 644 "$baseline"
+  if unzip -Z1 "$baseline" | grep '^io/seekwell/shaded/' > /dev/null; then
+    zip -q -d "$baseline" 'io/seekwell/shaded/*'
+  fi
+  echo "$baseline ($(wc -c < "$baseline") bytes)"
+done
+sed -i "s#<api.baseline.version>.*</api.baseline.version>#<api.baseline.version>$version</api.baseline.version>#" pom.xml
