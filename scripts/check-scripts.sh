@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks what the scripts promise a new user: the tools come from MINIO_BIN, TOXIPROXY_BIN or
 # S3_ENDPOINT as given, with no Go needed; a bad one is named; and a tool being built says how far
-# it is at least every 10 s. Uses stand-ins for Go and the tools; takes about 25 s.
+# it is at least every 10 s; a release refuses a bad version, a dirty tree or a SNAPSHOT. Uses
+# stand-ins for Go and the tools; takes about 45 s.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scratch="$(mktemp -d)"
@@ -61,4 +62,20 @@ echo "$progress" | sed 's/^/    /'
 [ "$(echo "$progress" | grep -c '^minio: [0-9]* s, ')" -ge 2 ] ||
   fail "the build of minio did not say how far it was every 10 s"
 [ -x "$scratch/built/bin/minio" ] || fail "the built minio is not in SEEKWELL_TOOLS_DIR"
+echo "... a release refuses a bad version, a dirty tree and a SNAPSHOT"
+git clone -q . "$scratch/repo"
+(cd "$scratch/repo" && ./scripts/release.sh 0.1 2>"$scratch/release.err") && fail "release 0.1 ran"
+grep -q "MAJOR.MINOR.PATCH" "$scratch/release.err" || fail "release 0.1 did not say what a version is"
+touch "$scratch/repo/stray"
+(cd "$scratch/repo" && ./scripts/release.sh 9.9.9 2>"$scratch/release.err") && fail "a dirty release ran"
+grep -q "stray" "$scratch/release.err" || fail "a dirty release did not name the stray file"
+rm "$scratch/repo/stray"
+(
+  cd "$scratch/repo"
+  sed -i 's#<jmh.version>\([^<]*\)</jmh.version>#<jmh.version>\1-SNAPSHOT</jmh.version>#' pom.xml
+  git -c user.name=check -c user.email=check@localhost commit -q -am "a SNAPSHOT dependency"
+  ./scripts/release.sh 9.9.9 >/dev/null 2>"$scratch/release.err"
+) && fail "a release with a SNAPSHOT dependency ran"
+grep -q "jmh.*SNAPSHOT\|SNAPSHOT.*jmh\|refused" "$scratch/release.err" ||
+  fail "a release with a SNAPSHOT dependency did not name it: $(tail -3 "$scratch/release.err")"
 echo "check-scripts: all passed"
