@@ -20,8 +20,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The README demo: writes a small Parquet table to a local S3-compatible server, then reads a
- * projection of it through emulated S3 latency twice — with a plain SDK stream that sends one
- * ranged GET per read, and with Seekwell — and prints what each cost.
+ * projection of it through emulated S3 latency with a plain SDK stream that sends one ranged GET
+ * per read, and with Seekwell, each once untimed and then five times timed, and prints what each
+ * cost: the median and range of the times, and the speed-up as the ratio of the medians.
  *
  * <p>Arguments: {@code --endpoint URI} (the server, for uploads), {@code --toxiproxy URI} (its API;
  * omit for no emulated latency), {@code --access-key}, {@code --secret-key}, {@code --files N},
@@ -31,6 +32,9 @@ public final class Demo {
 
   private static final String BUCKET = "seekwell-demo";
   private static final List<String> PROJECTION = List.of("m3", "m8", "m15");
+
+  /** The timed reads of each path, after one read that is not timed. */
+  private static final int ITERATIONS = 5;
 
   private Demo() {}
 
@@ -64,61 +68,118 @@ public final class Demo {
       }
     }
 
-    URI readEndpoint = endpoint;
-    String profile = "loopback (no emulated latency)";
-    if (options.has("toxiproxy")) {
-      readEndpoint =
-          new Toxiproxy(URI.create(options.required("toxiproxy"))).s3Profile("demo-s3", endpoint);
-      profile = "s3 (25 ms to first byte, 90 MB/s per connection)";
-    }
+    boolean emulated = options.has("toxiproxy");
+    URI readEndpoint =
+        emulated
+            ? new Toxiproxy(URI.create(options.required("toxiproxy")))
+                .s3Profile("demo-s3", endpoint)
+            : endpoint;
+    String profile =
+        emulated
+            ? "s3 (25 ms to first byte, 90 MB/s per connection)"
+            : "loopback (no emulated latency)";
+    String times = ": 1 warm-up, then " + ITERATIONS + " timed reads";
 
-    progress("reading columns " + PROJECTION + " of every file with a plain SDK range-read stream");
-    RequestCounter plainCounter = new RequestCounter();
-    Result plain;
-    try (S3Client s3 = Clients.sync(readEndpoint, credentials, plainCounter)) {
-      plain =
-          time(
-              written,
-              file ->
-                  new RangeGetInputFile(
-                      s3, BUCKET, file.getFileName().toString(), Files.size(file)));
-    }
+    progress(
+        "reading columns "
+            + PROJECTION
+            + " of every file with a plain SDK range-read stream"
+            + times);
+    List<Run> plain =
+        measure(
+            counter -> {
+              try (S3Client s3 = Clients.sync(readEndpoint, credentials, counter)) {
+                return time(
+                    written,
+                    file ->
+                        new RangeGetInputFile(
+                            s3, BUCKET, file.getFileName().toString(), Files.size(file)));
+              }
+            });
 
-    progress("reading the same columns with Seekwell");
-    RequestCounter seekwellCounter = new RequestCounter();
-    Result seekwell;
-    try (S3AsyncClient s3 = Clients.async(readEndpoint, credentials, seekwellCounter);
-        S3SeekableInputStreamFactory factory =
-            new S3SeekableInputStreamFactory(s3, S3SeekableInputStreamConfiguration.DEFAULT)) {
-      seekwell =
-          time(
-              written,
-              file ->
-                  SeekwellInputFile.of(
-                      factory, S3URI.of(BUCKET, file.getFileName().toString()), Files.size(file)));
-    }
-    if (plain.checksum() != seekwell.checksum()) {
+    progress("reading the same columns with Seekwell" + times);
+    List<Run> seekwell =
+        measure(
+            counter -> {
+              try (S3AsyncClient s3 = Clients.async(readEndpoint, credentials, counter);
+                  S3SeekableInputStreamFactory factory =
+                      new S3SeekableInputStreamFactory(
+                          s3, S3SeekableInputStreamConfiguration.DEFAULT)) {
+                return time(
+                    written,
+                    file ->
+                        SeekwellInputFile.of(
+                            factory,
+                            S3URI.of(BUCKET, file.getFileName().toString()),
+                            Files.size(file)));
+              }
+            });
+    long checksum = plain.get(0).checksum();
+    if (seekwell.get(0).checksum() != checksum) {
       throw new IllegalStateException("The two reads returned different values");
     }
 
+    Spread plainSeconds = Spread.of(plain, Run::seconds);
+    Spread seekwellSeconds = Spread.of(seekwell, Run::seconds);
     System.out.println();
     System.out.println("Profile: " + profile);
-    System.out.printf(Locale.ROOT, "%-28s %8s %10s %9s%n", "read path", "GETs", "MB", "seconds");
-    row("plain SDK range reads", plainCounter, plain);
-    row("Seekwell", seekwellCounter, seekwell);
     System.out.printf(
         Locale.ROOT,
-        "Seekwell: %.1fx speed-up, %.1fx fewer GETs, same values (checksum %x)%n",
-        plain.seconds() / seekwell.seconds(),
-        (double) plainCounter.gets() / Math.max(1, seekwellCounter.gets()),
-        seekwell.checksum());
+        "Each path: 1 warm-up read, then %d timed reads, each with new clients%n",
+        ITERATIONS);
+    System.out.printf(
+        Locale.ROOT,
+        "%-28s %8s %10s   %s%n",
+        "read path",
+        "GETs",
+        "MB",
+        "seconds: median (min-max)");
+    row("plain SDK range reads", plain);
+    row("Seekwell", seekwell);
+    System.out.printf(
+        Locale.ROOT,
+        "Seekwell: %.1fx speed-up (ratio of the medians; %.1fx-%.1fx from the ranges),"
+            + " %.1fx fewer GETs%n",
+        plainSeconds.median() / seekwellSeconds.median(),
+        plainSeconds.min() / seekwellSeconds.max(),
+        plainSeconds.max() / seekwellSeconds.min(),
+        Spread.median(plain, Run::gets) / Math.max(1, Spread.median(seekwell, Run::gets)));
+    System.out.printf(
+        Locale.ROOT, "Same values in all %d reads (checksum %x)%n", 2 * (ITERATIONS + 1), checksum);
   }
 
   /** What reading the projection of every file took, and a checksum of the values read. */
   private record Result(double seconds, long checksum) {}
 
+  /** One timed read of every file, with the GETs and body bytes its client counted. */
+  private record Run(double seconds, long gets, long bytes, long checksum) {}
+
+  /** One read of every file through clients of its own, which count with {@code counter}. */
+  private interface Pass {
+    Result read(RequestCounter counter) throws IOException;
+  }
+
   private interface InputFiles {
     InputFile open(Path file) throws IOException;
+  }
+
+  /**
+   * Runs {@code pass} once untimed (a real read, which warms the JIT and the store), then {@link
+   * #ITERATIONS} times timed. Each pass has clients (and for Seekwell a factory and cache) of its
+   * own, so every one starts cold; each must return the values the first one returned.
+   */
+  private static List<Run> measure(Pass pass) throws IOException {
+    long expected = pass.read(new RequestCounter()).checksum();
+    List<Run> runs = new ArrayList<>();
+    for (int i = 0; i < ITERATIONS; i++) {
+      RequestCounter counter = new RequestCounter();
+      Result result = pass.read(counter);
+      if (result.checksum() != expected) {
+        throw new IllegalStateException("Two reads of one path returned different values");
+      }
+      runs.add(new Run(result.seconds(), counter.gets(), counter.bytes(), result.checksum()));
+    }
+    return runs;
   }
 
   private static Result time(List<Path> files, InputFiles inputs) throws IOException {
@@ -130,14 +191,18 @@ public final class Demo {
     return new Result((System.nanoTime() - start) / 1e9, checksum);
   }
 
-  private static void row(String name, RequestCounter counter, Result result) {
+  /** The median GETs and megabytes of one read, and the median and range of its seconds. */
+  private static void row(String name, List<Run> runs) {
+    Spread seconds = Spread.of(runs, Run::seconds);
     System.out.printf(
         Locale.ROOT,
-        "%-28s %8d %10.1f %9.2f%n",
+        "%-28s %8.0f %10.1f   %.2f (%.2f-%.2f)%n",
         name,
-        counter.gets(),
-        counter.bytes() / 1e6,
-        result.seconds());
+        Spread.median(runs, Run::gets),
+        Spread.median(runs, Run::bytes) / 1e6,
+        seconds.median(),
+        seconds.min(),
+        seconds.max());
   }
 
   private static void progress(String step) {
