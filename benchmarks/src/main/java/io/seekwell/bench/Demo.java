@@ -133,12 +133,12 @@ public final class Demo {
         "read path",
         "GETs",
         "MB",
-        "seconds: median (min-max)");
+        "seconds: median (min–max)");
     row("plain SDK range reads", plain);
     row("Seekwell", seekwell);
     System.out.printf(
         Locale.ROOT,
-        "Seekwell: %.1fx speed-up (ratio of the medians; %.1fx-%.1fx from the ranges),"
+        "Seekwell: %.1fx speed-up (ratio of the medians; %.1fx–%.1fx from the ranges),"
             + " %.1fx fewer GETs%n",
         plainSeconds.median() / seekwellSeconds.median(),
         plainSeconds.min() / seekwellSeconds.max(),
@@ -193,16 +193,13 @@ public final class Demo {
 
   /** The median GETs and megabytes of one read, and the median and range of its seconds. */
   private static void row(String name, List<Run> runs) {
-    Spread seconds = Spread.of(runs, Run::seconds);
     System.out.printf(
         Locale.ROOT,
-        "%-28s %8.0f %10.1f   %.2f (%.2f-%.2f)%n",
+        "%-28s %8.0f %10.1f   %s%n",
         name,
         Spread.median(runs, Run::gets),
         Spread.median(runs, Run::bytes) / 1e6,
-        seconds.median(),
-        seconds.min(),
-        seconds.max());
+        Spread.of(runs, Run::seconds).cell());
   }
 
   private static void progress(String step) {
