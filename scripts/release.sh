@@ -69,7 +69,7 @@ missing=0
 while read -r pom; do
   dir="$(dirname "$pom")"
   base="${pom%.pom}"
-  for element in '<name>' '<description>' '<url>' '<licenses>' '<developers>' '<scm>'; do
+  for element in '<name>' '<description>' '<url>' '<licenses>' '<developers>' '<scm[ >]'; do
     if ! grep -q "$element" "$pom" && ! grep -q "$element" "$staging"/io/seekwell/seekwell-parent/"$version"/*.pom; then
       echo "$pom: no $element" >&2
       missing=$((missing + 1))
