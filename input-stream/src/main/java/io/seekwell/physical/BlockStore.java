@@ -169,9 +169,10 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
   /**
    * The blocks of {@code key}, counted as used by one more stream. A version opened by length whose
    * first GET named this ETag is shared rather than fetched again. An object opened by length whose
-   * earlier by-length blocks are pinned to a version is only opened so when its metadata is no
-   * longer cached: that version may have been overwritten since, so the new stream gets fresh
-   * blocks and the old ones are dropped (their streams keep reading them until they close).
+   * earlier by-length blocks are pinned to a version shares them while the metadata store names
+   * that version (the open raced the response that taught it); otherwise the metadata expired and
+   * the version may have been overwritten since, so the new stream gets fresh blocks and the old
+   * ones are dropped (their streams keep reading them until they close).
    */
   ObjectBlocks retain(ObjectKey key) {
     if (key.isPinned() && !objects.containsKey(key)) {
@@ -195,7 +196,8 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
             key,
             (k, existing) -> {
               ObjectBlocks blocks = existing;
-              if (blocks == null || (!k.isPinned() && blocks.etag() != null)) {
+              if (blocks == null
+                  || (!k.isPinned() && blocks.etag() != null && !stillCurrent(blocks))) {
                 detached[0] = existing;
                 blocks = new ObjectBlocks(k);
               }
@@ -227,13 +229,11 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
    */
   @Override
   public void check(ObjectBlocks blocks, ObjectContent content) throws ObjectChangedException {
-    String pinned = blocks.pin(content.etag());
+    String pinned = blocks.etag();
     if (pinned == null) {
-      // An object invalidated while its first GET was in flight no longer teaches the metadata.
-      if (objects.get(blocks.key()) == blocks) {
-        metadata.remember(blocks.key().scope(), ObjectMetadata.of(blocks.length(), content.etag()));
-      }
-    } else if (!pinned.equals(content.etag())) {
+      pinned = pinFirstResponse(blocks, content.etag());
+    }
+    if (pinned != null && !pinned.equals(content.etag())) {
       throw new ObjectChangedException(
           blocks.key().location()
               + " changed while it was read: ETag "
@@ -243,6 +243,42 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
               + " was read before",
           null);
     }
+  }
+
+  /**
+   * Pins {@code blocks} to the first response's {@code etag} and teaches the metadata store that
+   * version, in one step as {@link #retain} sees it, so that a stream opened by length meanwhile
+   * shares the blocks whichever of the two it finds: unpinned blocks, or the version's metadata
+   * (see {@link #stillCurrent}).
+   *
+   * @return null if this call pinned the version, else the ETag pinned before
+   */
+  private String pinFirstResponse(ObjectBlocks blocks, String etag) {
+    String[] pinnedBefore = new String[1];
+    objects.compute(
+        blocks.key(),
+        (key, current) -> {
+          pinnedBefore[0] = blocks.pin(etag);
+          // An object invalidated while its first GET was in flight no longer teaches the metadata.
+          if (pinnedBefore[0] == null && current == blocks) {
+            metadata.remember(key.scope(), ObjectMetadata.of(blocks.length(), etag));
+          }
+          return current;
+        });
+    return pinnedBefore[0];
+  }
+
+  /**
+   * Whether by-length {@code blocks} pinned to a version may serve a new by-length open: only while
+   * the metadata store still names that version. A stream opens by length only when it found no
+   * metadata, so the version is either being learnt at this moment or may have been overwritten
+   * since its metadata expired.
+   */
+  private boolean stillCurrent(ObjectBlocks blocks) {
+    return metadata
+        .cached(blocks.key().scope())
+        .filter(known -> known.length() == blocks.length() && blocks.etag().equals(known.etag()))
+        .isPresent();
   }
 
   /** One stream less uses {@code blocks}; the object's state goes when nothing of it is left. */
