@@ -51,6 +51,14 @@ class ThrottledStoreMinioTest {
 
   private static final Duration STORE_LATENCY = Duration.ofMillis(25);
   private static final List<byte[]> CONTENTS = new ArrayList<>();
+  private static final String THROTTLED = "throttled/";
+
+  /**
+   * Where the streams read after the store stops throttling: objects of their own, so that every
+   * read is a GET (none is served from blocks cached while throttled) and enough are in flight for
+   * the limit to grow.
+   */
+  private static final String RECOVERED = "recovered/";
 
   private static S3TestBucket bucket;
   private FaultProxy proxy;
@@ -62,7 +70,8 @@ class ThrottledStoreMinioTest {
     bucket = testBucket;
     for (int i = 0; i < OBJECTS; i++) {
       CONTENTS.add(TestData.randomBytes(300 + i, LENGTH));
-      bucket.put("throttled/" + i, CONTENTS.get(i));
+      bucket.put(THROTTLED + i, CONTENTS.get(i));
+      bucket.put(RECOVERED + i, CONTENTS.get(i));
     }
   }
 
@@ -103,7 +112,7 @@ class ThrottledStoreMinioTest {
   void sixtyFourStreamsRideThroughThrottlingAndTheLimitRecoversAfter() throws Exception {
     proxy.delayRequests(STORE_LATENCY);
     proxy.throttleAbove(STORE_RATE);
-    readFromEveryStream(12, 1);
+    readFromEveryStream(THROTTLED, 12, 1);
     MetricsSnapshot throttled = factory.getMetrics();
     int cutTo = factory.getConcurrencyLimits().get(bucket.name());
 
@@ -123,18 +132,21 @@ class ThrottledStoreMinioTest {
 
     proxy.throttleAbove(0);
     long throttledBefore = proxy.throttledRequests();
-    readFromEveryStream(40, 2);
+    readFromEveryStream(RECOVERED, 40, 2);
     int grownTo = factory.getConcurrencyLimits().get(bucket.name());
-    assertTrue(grownTo > cutTo, "grew from " + cutTo + " to " + grownTo);
+    assertTrue(
+        grownTo > cutTo,
+        "grew from " + cutTo + " to " + grownTo + ": " + factory.getMetrics().minus(throttled));
     assertEquals(throttledBefore, proxy.throttledRequests());
   }
 
   /**
    * Each of {@value #STREAMS} streams, on as many threads, makes {@code reads} random 4 KiB reads
-   * of one object, checking each; every other stream also reads 1 MiB in order, 16 KiB at a time,
-   * so that read-ahead prefetches compete with the random reads for places.
+   * of one object under {@code prefix}, checking each; every other stream also reads 1 MiB in
+   * order, 16 KiB at a time, so that read-ahead prefetches compete with the random reads for
+   * places.
    */
-  private void readFromEveryStream(int reads, long seed) throws Exception {
+  private void readFromEveryStream(String prefix, int reads, long seed) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(STREAMS);
     try {
       List<Future<?>> done = new ArrayList<>();
@@ -143,7 +155,8 @@ class ThrottledStoreMinioTest {
         done.add(
             pool.submit(
                 () -> {
-                  readOneStream(streamNumber, reads, new Random(seed * 1000 + streamNumber));
+                  readOneStream(
+                      prefix, streamNumber, reads, new Random(seed * 1000 + streamNumber));
                   return null;
                 }));
       }
@@ -155,12 +168,13 @@ class ThrottledStoreMinioTest {
     }
   }
 
-  private void readOneStream(int streamNumber, int reads, Random random) throws IOException {
+  private void readOneStream(String prefix, int streamNumber, int reads, Random random)
+      throws IOException {
     int object = streamNumber % OBJECTS;
     byte[] content = CONTENTS.get(object);
     try (S3SeekableInputStream stream =
         factory.createStream(
-            S3URI.of(bucket.name(), "throttled/" + object),
+            S3URI.of(bucket.name(), prefix + object),
             OpenStreamInformation.builder().objectLength(LENGTH).build())) {
       byte[] bytes = new byte[4096];
       for (int i = 0; i < reads; i++) {
