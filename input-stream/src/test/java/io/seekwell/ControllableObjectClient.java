@@ -150,10 +150,7 @@ final class ControllableObjectClient implements ObjectClient {
         ? answer
         : answer.thenApply(
             content ->
-                new ObjectContent(
-                    content.range(),
-                    content.etag(),
-                    new StallingStream(content.stream(), stallAfter, bodyRelease)));
+                content.withStream(new StallingStream(content.stream(), stallAfter, bodyRelease)));
   }
 
   /** Delivers some bytes, then blocks until released or closed (or 60 s pass). */

@@ -172,6 +172,12 @@ class OpenByLengthTest {
       assertEquals(
           List.of(ByteRange.of(0, 499)), store.gets().stream().map(GetRequest::range).toList());
     }
+    // The response said the object is 1000 bytes: the shorter length was not learnt as its own.
+    assertEquals(1000, factory.metadata(URI).length());
+    try (S3SeekableInputStream whole = factory.createStream(URI)) {
+      assertEquals(1000, whole.length());
+    }
+    assertEquals(1, store.heads().size());
   }
 
   @Test

@@ -52,9 +52,7 @@ class RequestSizeTest {
             .getObject(request)
             .thenApply(
                 body ->
-                    new ObjectContent(
-                        body.range(),
-                        body.etag(),
+                    body.withStream(
                         new FilterInputStream(body.stream()) {
                           @Override
                           public int read(byte[] buffer, int offset, int length)

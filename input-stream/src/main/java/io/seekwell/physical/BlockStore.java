@@ -81,8 +81,12 @@ import org.slf4j.LoggerFactory;
  * <p><b>The index.</b> An {@code objects} entry, and the stream count of its {@link ObjectBlocks},
  * change only inside {@code ConcurrentHashMap.compute} for its key, so opening, closing and the
  * removal of an object's last block are atomic per object. An {@link ObjectBlocks} replaced in the
- * index (a by-length version whose metadata expired, see {@link #retain}) stays reachable from its
- * streams and blocks only; identity checks keep it from removing its successor.
+ * index (a by-length version whose metadata expired, see {@link #retain}) or taken out of it (a
+ * version found changed, or invalidated) stays reachable from its streams and blocks only; identity
+ * checks keep it from removing its successor. By-length blocks in the index are pinned to the first
+ * response's version only inside that {@code compute}, together with the metadata the response
+ * teaches, so that an open by length never finds one without the other. The metadata store is
+ * called inside {@code compute} and never calls back.
  *
  * <p><b>Who calls what, from which thread.</b> Stream threads (one or several per stream: a
  * stream's positional reads may run concurrently) read through {@link ObjectReader}: {@link #fetch}
@@ -231,7 +235,7 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
   public void check(ObjectBlocks blocks, ObjectContent content) throws ObjectChangedException {
     String pinned = blocks.etag();
     if (pinned == null) {
-      pinned = pinFirstResponse(blocks, content.etag());
+      pinned = pinFirstResponse(blocks, content);
     }
     if (pinned != null && !pinned.equals(content.etag())) {
       throw new ObjectChangedException(
@@ -246,25 +250,38 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
   }
 
   /**
-   * Pins {@code blocks} to the first response's {@code etag} and teaches the metadata store that
-   * version, in one step as {@link #retain} sees it, so that a stream opened by length meanwhile
-   * shares the blocks whichever of the two it finds: unpinned blocks, or the version's metadata
-   * (see {@link #stillCurrent}).
+   * Pins {@code blocks} to the first response's ETag and teaches the metadata store that version,
+   * in one step as {@link #retain} sees it, so that a stream opened by length meanwhile shares the
+   * blocks whichever of the two it finds: unpinned blocks, or the version's metadata (see {@link
+   * #stillCurrent}). The metadata is taught only when the response confirms the length the object
+   * was opened with: a caller may open an object as shorter than it is, which must not become its
+   * length for the factory's other users.
    *
    * @return null if this call pinned the version, else the ETag pinned before
    */
-  private String pinFirstResponse(ObjectBlocks blocks, String etag) {
+  private String pinFirstResponse(ObjectBlocks blocks, ObjectContent content) {
+    String etag = content.etag();
+    boolean lengthConfirmed =
+        content.objectLength().isPresent() && content.objectLength().getAsLong() == blocks.length();
     String[] pinnedBefore = new String[1];
     objects.compute(
         blocks.key(),
         (key, current) -> {
           pinnedBefore[0] = blocks.pin(etag);
           // An object invalidated while its first GET was in flight no longer teaches the metadata.
-          if (pinnedBefore[0] == null && current == blocks) {
+          if (pinnedBefore[0] == null && current == blocks && lengthConfirmed) {
             metadata.remember(key.scope(), ObjectMetadata.of(blocks.length(), etag));
           }
           return current;
         });
+    if (pinnedBefore[0] == null && !lengthConfirmed) {
+      LOG.debug(
+          "GET {}: the response gives the object's length as {}, opened as {} bytes; its metadata"
+              + " is not learnt",
+          blocks.key().location(),
+          content.objectLength(),
+          blocks.length());
+    }
     return pinnedBefore[0];
   }
 
@@ -406,11 +423,16 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
     metadata.invalidate(location);
   }
 
-  /** Drops every cached block of {@code blocks}' version and the object's metadata. */
+  /**
+   * Forgets the object's metadata, takes {@code blocks}' version out of the index and drops its
+   * cached blocks, in this order, so that a stream opened meanwhile finds neither the version's
+   * metadata nor its blocks. Streams that hold the version keep it until they close.
+   */
   @Override
   public void changed(ObjectBlocks blocks) {
-    dropBlocks(blocks);
     metadata.invalidate(blocks.key().scope());
+    objects.remove(blocks.key(), blocks);
+    dropBlocks(blocks);
   }
 
   private void dropBlocks(ObjectBlocks blocks) {

@@ -22,6 +22,10 @@ import java.util.concurrent.CompletableFuture;
  * <p>The cache holds the HEADs' futures itself (a synchronous cache of futures, not Caffeine's
  * async cache), and removes a future that fails: the failure goes to the callers only, and nothing
  * is logged on the way (Caffeine's async cache logs every failed load as a warning).
+ *
+ * <p>{@link BlockStore} calls {@link #remember} and {@link #cached} inside its index's {@code
+ * ConcurrentHashMap.compute}: this store must never call back into the block store (it has no
+ * listeners).
  */
 final class MetadataStore {
 

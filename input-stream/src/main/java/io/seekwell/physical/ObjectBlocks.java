@@ -44,7 +44,9 @@ final class ObjectBlocks {
   }
 
   /**
-   * Pins the version to {@code responseEtag} if none is pinned yet.
+   * Pins the version to {@code responseEtag} if none is pinned yet. Only {@link BlockStore#check}
+   * calls it, inside the index's {@code compute} for this key (see the notes of {@link
+   * BlockStore}).
    *
    * @return null if this call pinned it, else the ETag pinned before
    */

@@ -1,7 +1,9 @@
 package io.seekwell.physical;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.DiskCacheConfiguration;
 import io.seekwell.PhysicalIOConfiguration;
@@ -14,12 +16,14 @@ import io.seekwell.common.object.RequestOptions;
 import io.seekwell.testing.InMemoryObjectClient;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Which blocks a stream opened by length gets once the first response pinned the version: the same
- * ones while the metadata store names that version, fresh ones once it no longer does.
+ * ones while the metadata store names that version, fresh ones once it no longer does. The metadata
+ * is learnt from a response only when it confirms the length the object was opened with.
  */
 class BlockStoreVersionsTest {
 
@@ -48,12 +52,18 @@ class BlockStoreVersionsTest {
     store.close();
   }
 
-  /** What the fetch thread does with the first response to a GET of {@code blocks}. */
-  private void firstResponse(ObjectBlocks blocks) throws IOException {
+  /**
+   * What the fetch thread does with the first response to a GET of {@code blocks}, which gives the
+   * object's length as {@code objectLength}.
+   */
+  private void firstResponse(ObjectBlocks blocks, long objectLength) throws IOException {
     store.check(
         blocks,
         new ObjectContent(
-            ByteRange.ofLength(0, LENGTH), ETAG, new ByteArrayInputStream(new byte[LENGTH])));
+            ByteRange.ofLength(0, LENGTH),
+            ETAG,
+            new ByteArrayInputStream(new byte[LENGTH]),
+            OptionalLong.of(objectLength)));
   }
 
   @Test
@@ -61,15 +71,23 @@ class BlockStoreVersionsTest {
       throws IOException {
     ObjectBlocks first = store.retain(BY_LENGTH);
     // The second stream found no metadata and opens by length, after the response pinned it.
-    firstResponse(first);
+    firstResponse(first, LENGTH);
     assertSame(first, store.retain(BY_LENGTH));
   }
 
   @Test
   void aStreamOpenedByLengthOnceTheVersionsMetadataExpiredGetsFreshBlocks() throws IOException {
     ObjectBlocks first = store.retain(BY_LENGTH);
-    firstResponse(first);
+    firstResponse(first, LENGTH);
     metadata.invalidate(SCOPE);
     assertNotSame(first, store.retain(BY_LENGTH));
+  }
+
+  @Test
+  void aResponseGivingAnotherLengthPinsTheVersionButTeachesNoMetadata() throws IOException {
+    ObjectBlocks first = store.retain(BY_LENGTH);
+    firstResponse(first, 2 * LENGTH);
+    assertEquals(ETAG, first.etag());
+    assertTrue(metadata.cached(SCOPE).isEmpty());
   }
 }

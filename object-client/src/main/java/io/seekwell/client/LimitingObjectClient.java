@@ -77,10 +77,7 @@ final class LimitingObjectClient implements ObjectClient {
             request.options(),
             attemptOf(request.options()),
             (content, freeConnection) ->
-                new ObjectContent(
-                    content.range(),
-                    content.etag(),
-                    new ConnectionHeldStream(content.stream(), freeConnection)),
+                content.withStream(new ConnectionHeldStream(content.stream(), freeConnection)),
             freesConnectionOnCancel)
         .start(places);
   }

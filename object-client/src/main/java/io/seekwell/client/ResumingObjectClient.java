@@ -50,11 +50,7 @@ final class ResumingObjectClient implements ObjectClient {
     CompletableFuture<ObjectContent> sent = resumes.sender().getObject(request);
     return Futures.cancelThrough(
         sent.thenApply(
-            content ->
-                new ObjectContent(
-                    content.range(),
-                    content.etag(),
-                    new ResumingInputStream(request, content, resumes))),
+            content -> content.withStream(new ResumingInputStream(request, content, resumes))),
         sent,
         Futures::closeQuietly);
   }

@@ -5,6 +5,7 @@ import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.RequestOptions;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
@@ -76,6 +77,27 @@ public final class SdkCalls {
             stream::abort,
             request.range().length(),
             declared == null ? -1 : declared,
-            what));
+            what),
+        objectLength(stream.response().contentRange()));
+  }
+
+  /**
+   * The object's length a {@code Content-Range} header gives ({@code bytes 0-499/1000}), or empty
+   * if there is no such header or it does not give the length ({@code bytes 0-499/*}).
+   */
+  static OptionalLong objectLength(String contentRange) {
+    if (contentRange == null) {
+      return OptionalLong.empty();
+    }
+    int slash = contentRange.lastIndexOf('/');
+    String total = slash < 0 ? "" : contentRange.substring(slash + 1).trim();
+    if (total.isEmpty() || !total.chars().allMatch(Character::isDigit)) {
+      return OptionalLong.empty();
+    }
+    try {
+      return OptionalLong.of(Long.parseLong(total));
+    } catch (NumberFormatException e) {
+      return OptionalLong.empty(); // more digits than a long holds
+    }
   }
 }

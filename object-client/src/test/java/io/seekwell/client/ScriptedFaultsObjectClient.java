@@ -136,16 +136,11 @@ final class ScriptedFaultsObjectClient implements ObjectClient {
     }
     CompletableFuture<ObjectContent> content = delegate.getObject(request);
     if (fault instanceof Long cutAfter) {
-      return content.thenApply(
-          c ->
-              new ObjectContent(
-                  c.range(), c.etag(), new FaultyStream(c.stream(), cutAfter, false)));
+      return content.thenApply(c -> c.withStream(new FaultyStream(c.stream(), cutAfter, false)));
     }
     if (fault instanceof Stall stall) {
       return content.thenApply(
-          c ->
-              new ObjectContent(
-                  c.range(), c.etag(), new FaultyStream(c.stream(), stall.after(), true)));
+          c -> c.withStream(new FaultyStream(c.stream(), stall.after(), true)));
     }
     return content;
   }

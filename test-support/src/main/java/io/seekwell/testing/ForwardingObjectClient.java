@@ -43,9 +43,7 @@ public abstract class ForwardingObjectClient implements ObjectClient {
         .getObject(request)
         .thenApply(
             content ->
-                new ObjectContent(
-                    content.range(),
-                    content.etag(),
+                content.withStream(
                     new FilterInputStream(content.stream()) {
                       @Override
                       public int read(byte[] buffer, int offset, int length) throws IOException {

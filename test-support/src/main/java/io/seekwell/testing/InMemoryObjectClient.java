@@ -19,6 +19,7 @@ import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -113,7 +114,8 @@ public final class InMemoryObjectClient implements ObjectClient {
               object.bytes(), (int) range.start(), end - (int) range.start() + 1);
       metrics.add(Metric.BYTES_RECEIVED, end - range.start() + 1);
       TrackedStream stream = new TrackedStream(body, range, open);
-      return CompletableFuture.completedFuture(new ObjectContent(range, object.etag(), stream));
+      return CompletableFuture.completedFuture(
+          new ObjectContent(range, object.etag(), stream, OptionalLong.of(object.bytes().length)));
     } catch (IOException e) {
       return CompletableFuture.failedFuture(e);
     }

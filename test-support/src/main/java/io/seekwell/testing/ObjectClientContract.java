@@ -20,6 +20,7 @@ import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +44,14 @@ public abstract class ObjectClientContract {
 
   /** Stores {@code bytes} where a client under test reads {@code key}; returns the location. */
   protected abstract ObjectLocation put(String key, byte[] bytes) throws Exception;
+
+  /**
+   * Whether the client's GET responses give the object's length (a ranged GET's {@code
+   * Content-Range}); a client that gives it must give it right.
+   */
+  protected boolean givesObjectLength() {
+    return false;
+  }
 
   /** How long a test waits for one answer. */
   protected static final long WAIT_SECONDS = 30;
@@ -93,6 +102,9 @@ public abstract class ObjectClientContract {
       try (ObjectContent content =
           await(client.getObject(GetRequest.of(location, ByteRange.of(0, 9))))) {
         assertEquals(metadata.etag(), content.etag());
+        if (givesObjectLength() || content.objectLength().isPresent()) {
+          assertEquals(OptionalLong.of(LENGTH), content.objectLength());
+        }
       }
     }
   }

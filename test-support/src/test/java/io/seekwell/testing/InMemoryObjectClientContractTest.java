@@ -15,6 +15,11 @@ class InMemoryObjectClientContractTest extends ObjectClientContract {
   }
 
   @Override
+  protected boolean givesObjectLength() {
+    return true;
+  }
+
+  @Override
   protected ObjectClient refusedClient(ObjectLocation location) {
     store.refuse(location);
     return store;

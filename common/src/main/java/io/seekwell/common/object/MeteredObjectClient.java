@@ -38,10 +38,7 @@ public final class MeteredObjectClient implements ObjectClient {
     CompletableFuture<ObjectContent> call = delegate.getObject(request);
     return Futures.cancelThrough(
         call.whenComplete((content, failure) -> count(failure))
-            .thenApply(
-                content ->
-                    new ObjectContent(
-                        content.range(), content.etag(), new CountingStream(content.stream()))),
+            .thenApply(content -> content.withStream(new CountingStream(content.stream()))),
         call,
         Futures::closeQuietly);
   }

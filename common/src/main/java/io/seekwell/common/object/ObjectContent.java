@@ -5,6 +5,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
+import java.util.OptionalLong;
 
 /**
  * The body of a GET: exactly the bytes of {@link #range()}, streamed as they arrive. Not
@@ -18,14 +19,36 @@ import java.util.Objects;
  * @param range the bytes this body holds
  * @param etag the ETag of the object version the bytes come from
  * @param stream the bytes
+ * @param objectLength the length of the whole object version, as the response gave it (a ranged
+ *     GET's {@code Content-Range}), or empty if it did not
  */
-public record ObjectContent(ByteRange range, String etag, InputStream stream) implements Closeable {
+public record ObjectContent(
+    ByteRange range, String etag, InputStream stream, OptionalLong objectLength)
+    implements Closeable {
 
-  /** Creates content; every argument must be non-null. */
+  /**
+   * Creates content; every argument must be non-null.
+   *
+   * @throws IllegalArgumentException if {@code objectLength} is negative
+   */
   public ObjectContent {
     Objects.requireNonNull(range, "range");
     Objects.requireNonNull(etag, "etag");
     Objects.requireNonNull(stream, "stream");
+    Objects.requireNonNull(objectLength, "objectLength");
+    if (objectLength.isPresent() && objectLength.getAsLong() < 0) {
+      throw new IllegalArgumentException("objectLength must be >= 0, was " + objectLength);
+    }
+  }
+
+  /** Content whose response did not give the object's length. */
+  public ObjectContent(ByteRange range, String etag, InputStream stream) {
+    this(range, etag, stream, OptionalLong.empty());
+  }
+
+  /** The same response with its bytes read through {@code newStream}, which takes over this one. */
+  public ObjectContent withStream(InputStream newStream) {
+    return new ObjectContent(range, etag, newStream, objectLength);
   }
 
   /** Reads the whole body into a new array. */
