@@ -119,6 +119,8 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
   private final MetadataStore metadata;
   private final Metrics metrics;
   private final LinkStats link;
+  private final Ticker ticker;
+  private final long versionTtlNanos;
 
   /**
    * A store that fetches with {@code client}; it tells {@code metadata} the versions GET responses
@@ -139,6 +141,8 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
       Ticker ticker) {
     this.metrics = metrics;
     this.metadata = metadata;
+    this.ticker = ticker;
+    this.versionTtlNanos = configuration.metadataCacheTtl().toNanos();
     long scanLength = configuration.maxMemoryLimit() / 4;
     // First, as it may throw (two bounds for one cache): nothing else is held yet.
     Optional<DiskTier> disk =
@@ -173,10 +177,10 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
   /**
    * The blocks of {@code key}, counted as used by one more stream. A version opened by length whose
    * first GET named this ETag is shared rather than fetched again. An object opened by length whose
-   * earlier by-length blocks are pinned to a version shares them while the metadata store names
-   * that version (the open raced the response that taught it); otherwise the metadata expired and
-   * the version may have been overwritten since, so the new stream gets fresh blocks and the old
-   * ones are dropped (their streams keep reading them until they close).
+   * earlier by-length blocks are pinned to a version shares them while that version is current (see
+   * {@link #stillCurrent}); otherwise the version may have been overwritten since, so the new
+   * stream gets fresh blocks and the old ones are dropped (their streams keep reading them until
+   * they close).
    */
   ObjectBlocks retain(ObjectKey key) {
     if (key.isPinned() && !objects.containsKey(key)) {
@@ -267,35 +271,36 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
     objects.compute(
         blocks.key(),
         (key, current) -> {
-          pinnedBefore[0] = blocks.pin(etag);
+          pinnedBefore[0] = blocks.pin(etag, ticker.nanos());
           // An object invalidated while its first GET was in flight no longer teaches the metadata.
           if (pinnedBefore[0] == null && current == blocks && lengthConfirmed) {
             metadata.remember(key.scope(), ObjectMetadata.of(blocks.length(), etag));
           }
           return current;
         });
-    if (pinnedBefore[0] == null && !lengthConfirmed) {
+    if (pinnedBefore[0] == null && !lengthConfirmed && content.objectLength().isPresent()) {
       LOG.debug(
-          "GET {}: the response gives the object's length as {}, opened as {} bytes; its metadata"
-              + " is not learnt",
+          "GET {}: the object is {} bytes, opened as {}; its metadata is not learnt",
           blocks.key().location(),
-          content.objectLength(),
+          content.objectLength().getAsLong(),
           blocks.length());
     }
     return pinnedBefore[0];
   }
 
   /**
-   * Whether by-length {@code blocks} pinned to a version may serve a new by-length open: only while
-   * the metadata store still names that version. A stream opens by length only when it found no
-   * metadata, so the version is either being learnt at this moment or may have been overwritten
-   * since its metadata expired.
+   * Whether by-length {@code blocks} pinned to a version may serve a new by-length open: if the
+   * metadata store holds the object, while it names that version; if it does not (the response did
+   * not confirm the length, or the metadata is still being learnt), for the metadata time to live
+   * from the pinning, as long as learnt metadata would have been kept. After that the object may
+   * have been overwritten, so the open gets fresh blocks.
    */
   private boolean stillCurrent(ObjectBlocks blocks) {
-    return metadata
-        .cached(blocks.key().scope())
-        .filter(known -> known.length() == blocks.length() && blocks.etag().equals(known.etag()))
-        .isPresent();
+    Optional<ObjectMetadata> known = metadata.cached(blocks.key().scope());
+    if (known.isPresent()) {
+      return blocks.etag().equals(known.get().etag());
+    }
+    return ticker.nanos() - blocks.pinnedNanos() < versionTtlNanos;
   }
 
   /** One stream less uses {@code blocks}; the object's state goes when nothing of it is left. */

@@ -23,6 +23,7 @@ final class ObjectBlocks {
   private final ConcurrentSkipListMap<Long, Block> blocks = new ConcurrentSkipListMap<>();
   private final ReentrantLock planLock = new ReentrantLock();
   private volatile int openStreams;
+  private volatile long pinnedNanos; // when the first response pinned the version, if it did
 
   ObjectBlocks(ObjectKey key) {
     this.key = key;
@@ -44,14 +45,23 @@ final class ObjectBlocks {
   }
 
   /**
-   * Pins the version to {@code responseEtag} if none is pinned yet. Only {@link BlockStore#check}
-   * calls it, inside the index's {@code compute} for this key (see the notes of {@link
-   * BlockStore}).
+   * Pins the version to {@code responseEtag} at {@code nowNanos} if none is pinned yet. Only {@link
+   * BlockStore#check} calls it, inside the index's {@code compute} for this key (see the notes of
+   * {@link BlockStore}).
    *
    * @return null if this call pinned it, else the ETag pinned before
    */
-  String pin(String responseEtag) {
-    return etag.compareAndExchange(null, responseEtag);
+  String pin(String responseEtag, long nowNanos) {
+    String before = etag.compareAndExchange(null, responseEtag);
+    if (before == null) {
+      pinnedNanos = nowNanos;
+    }
+    return before;
+  }
+
+  /** When a response pinned the version of an object opened by length (meaningless otherwise). */
+  long pinnedNanos() {
+    return pinnedNanos;
   }
 
   ReentrantLock planLock() {

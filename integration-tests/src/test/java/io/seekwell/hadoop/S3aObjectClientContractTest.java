@@ -43,6 +43,11 @@ class S3aObjectClientContractTest extends HttpObjectClientContract {
   }
 
   @Override
+  protected boolean givesObjectLength() {
+    return true;
+  }
+
+  @Override
   protected ObjectClient client(S3Endpoint endpoint) throws Exception {
     Configuration conf = SeekwellS3aSetup.configure(new Configuration(), endpoint, bucketName());
     conf.set("fs.s3a.input.stream.custom.factory", CapturingStreamFactory.class.getName());

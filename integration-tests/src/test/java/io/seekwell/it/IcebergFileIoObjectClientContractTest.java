@@ -22,6 +22,11 @@ import java.util.concurrent.CompletableFuture;
 class IcebergFileIoObjectClientContractTest extends HttpObjectClientContract {
 
   @Override
+  protected boolean givesObjectLength() {
+    return true;
+  }
+
+  @Override
   protected ObjectClient client(S3Endpoint endpoint) {
     SeekwellS3FileIO io = new SeekwellS3FileIO();
     io.initialize(

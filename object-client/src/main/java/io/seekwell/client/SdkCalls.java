@@ -91,7 +91,7 @@ public final class SdkCalls {
     }
     int slash = contentRange.lastIndexOf('/');
     String total = slash < 0 ? "" : contentRange.substring(slash + 1).trim();
-    if (total.isEmpty() || !total.chars().allMatch(Character::isDigit)) {
+    if (total.isEmpty() || !total.chars().allMatch(c -> c >= '0' && c <= '9')) {
       return OptionalLong.empty();
     }
     try {

@@ -26,6 +26,7 @@ class ContentRangeLengthTest {
           "bytes 0-499/",
           "bytes 0-1/x1",
           "bytes 0-1/-5",
+          "bytes 0-1/\u0661\u0662",
           "bytes 0-1/99999999999999999999"
         }) {
       assertEquals(OptionalLong.empty(), SdkCalls.objectLength(header), header);

@@ -41,7 +41,11 @@ public record ObjectContent(
     }
   }
 
-  /** Content whose response did not give the object's length. */
+  /**
+   * Content whose response did not give the object's length. A client that gives it (with the
+   * canonical constructor) lets Seekwell learn the object's metadata from its GETs, saving a HEAD
+   * when the object is later opened without a length.
+   */
   public ObjectContent(ByteRange range, String etag, InputStream stream) {
     this(range, etag, stream, OptionalLong.empty());
   }
