@@ -12,8 +12,10 @@ import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -81,9 +83,9 @@ import org.slf4j.LoggerFactory;
  * <p><b>The index.</b> An {@code objects} entry, and the stream count of its {@link ObjectBlocks},
  * change only inside {@code ConcurrentHashMap.compute} for its key, so opening, closing and the
  * removal of an object's last block are atomic per object. An {@link ObjectBlocks} replaced in the
- * index (a by-length version whose metadata expired, see {@link #retain}) or taken out of it (a
- * version found changed, or invalidated) stays reachable from its streams and blocks only; identity
- * checks keep it from removing its successor. By-length blocks in the index are pinned to the first
+ * index (a by-length version no longer current, see {@link #retain}) or taken out of it (a version
+ * found changed, or invalidated) stays reachable from its streams and blocks only; identity checks
+ * keep it from removing its successor. By-length blocks in the index are pinned to the first
  * response's version only inside that {@code compute}, together with the metadata the response
  * teaches, so that an open by length never finds one without the other. The metadata store is
  * called inside {@code compute} and never calls back.
@@ -142,7 +144,7 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
     this.metrics = metrics;
     this.metadata = metadata;
     this.ticker = ticker;
-    this.versionTtlNanos = configuration.metadataCacheTtl().toNanos();
+    this.versionTtlNanos = saturatedNanos(configuration.metadataCacheTtl());
     long scanLength = configuration.maxMemoryLimit() / 4;
     // First, as it may throw (two bounds for one cache): nothing else is held yet.
     Optional<DiskTier> disk =
@@ -172,6 +174,14 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
             metrics,
             ticker);
     this.tiers = new Tiers(memory, lower, fetcher);
+  }
+
+  private static long saturatedNanos(Duration duration) {
+    try {
+      return duration.toNanos();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE; // centuries: as long as ever
+    }
   }
 
   /**
@@ -275,6 +285,7 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
           // An object invalidated while its first GET was in flight no longer teaches the metadata.
           if (pinnedBefore[0] == null && current == blocks && lengthConfirmed) {
             metadata.remember(key.scope(), ObjectMetadata.of(blocks.length(), etag));
+            blocks.taughtMetadata();
           }
           return current;
         });
@@ -289,10 +300,11 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
   }
 
   /**
-   * Whether by-length {@code blocks} pinned to a version may serve a new by-length open: if the
-   * metadata store holds the object, while it names that version; if it does not (the response did
-   * not confirm the length, or the metadata is still being learnt), for the metadata time to live
-   * from the pinning, as long as learnt metadata would have been kept. After that the object may
+   * Whether by-length {@code blocks} pinned to a version may serve a new by-length open. If the
+   * metadata store holds the object: while it names that version. If it does not: not if the
+   * pinning response taught it (that metadata expired, or was forgotten because the object changed
+   * or was refreshed); otherwise (the response did not confirm the length) for the metadata time to
+   * live from the pinning, as long as learnt metadata would have been kept. Else the object may
    * have been overwritten, so the open gets fresh blocks.
    */
   private boolean stillCurrent(ObjectBlocks blocks) {
@@ -300,7 +312,7 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
     if (known.isPresent()) {
       return blocks.etag().equals(known.get().etag());
     }
-    return ticker.nanos() - blocks.pinnedNanos() < versionTtlNanos;
+    return !blocks.hasTaughtMetadata() && ticker.nanos() - blocks.pinnedNanos() < versionTtlNanos;
   }
 
   /** One stream less uses {@code blocks}; the object's state goes when nothing of it is left. */
@@ -429,13 +441,26 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
   }
 
   /**
-   * Forgets the object's metadata, takes {@code blocks}' version out of the index and drops its
+   * Forgets the object's metadata, takes {@code blocks} and every other entry of the object pinned
+   * to the same version (opened with another length, or by ETag) out of the index and drops their
    * cached blocks, in this order, so that a stream opened meanwhile finds neither the version's
    * metadata nor its blocks. Streams that hold the version keep it until they close.
    */
   @Override
   public void changed(ObjectBlocks blocks) {
-    metadata.invalidate(blocks.key().scope());
+    ScopedLocation scope = blocks.key().scope();
+    metadata.invalidate(scope);
+    String gone = blocks.etag();
+    for (Map.Entry<ObjectKey, ObjectBlocks> entry : objects.entrySet()) {
+      ObjectBlocks other = entry.getValue();
+      if (other != blocks
+          && gone != null
+          && entry.getKey().scope().equals(scope)
+          && gone.equals(other.etag())
+          && objects.remove(entry.getKey(), other)) {
+        dropBlocks(other);
+      }
+    }
     objects.remove(blocks.key(), blocks);
     dropBlocks(blocks);
   }

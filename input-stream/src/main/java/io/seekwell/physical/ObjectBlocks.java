@@ -24,6 +24,7 @@ final class ObjectBlocks {
   private final ReentrantLock planLock = new ReentrantLock();
   private volatile int openStreams;
   private volatile long pinnedNanos; // when the first response pinned the version, if it did
+  private volatile boolean taughtMetadata; // the pinning response taught the metadata store
 
   ObjectBlocks(ObjectKey key) {
     this.key = key;
@@ -62,6 +63,19 @@ final class ObjectBlocks {
   /** When a response pinned the version of an object opened by length (meaningless otherwise). */
   long pinnedNanos() {
     return pinnedNanos;
+  }
+
+  /** Notes that the response that pinned the version taught the metadata store. */
+  void taughtMetadata() {
+    taughtMetadata = true;
+  }
+
+  /**
+   * Whether the response that pinned the version taught the metadata store: if so, the version is
+   * current only while that metadata is kept.
+   */
+  boolean hasTaughtMetadata() {
+    return taughtMetadata;
   }
 
   ReentrantLock planLock() {

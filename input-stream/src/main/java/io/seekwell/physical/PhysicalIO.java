@@ -100,8 +100,10 @@ public final class PhysicalIO implements AutoCloseable {
    * A reader of {@code location} whose length the caller knows but not its ETag, with no HEAD: the
    * cached metadata's version if it has this length, else the version the first GET response names,
    * which every later GET of the object then requires. Bytes cached under a version learnt that way
-   * are shared with later opens only while its metadata is cached (the metadata time to live), so
-   * an object overwritten since is never served from the old version's bytes. The caller closes it.
+   * are shared with later opens by the same length only while the version is current: while the
+   * metadata it taught is cached, or, if its response did not confirm the length, for the metadata
+   * time to live and while no metadata names another version. So an object overwritten since is
+   * never served from the old version's bytes past that time. The caller closes it.
    */
   public ObjectReader open(ObjectLocation location, long length, FetchContext context) {
     ScopedLocation scope = ScopedLocation.of(location, context.options());

@@ -24,9 +24,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Which blocks a stream opened by length gets once the first response pinned the version: the same
- * ones while the version is current (the metadata store names it, or holds nothing of the object
- * and the pinning is younger than the metadata time to live), fresh ones after. The metadata is
- * learnt from a response only when it confirms the length the object was opened with.
+ * ones while the version is current (the metadata store names it; or it holds nothing of the
+ * object, the response taught it nothing, and the pinning is younger than the metadata time to
+ * live), fresh ones after. The metadata is learnt from a response only when it confirms the length
+ * the object was opened with. A version found changed leaves the index under every length.
  */
 class BlockStoreVersionsTest {
 
@@ -92,8 +93,10 @@ class BlockStoreVersionsTest {
   }
 
   @Test
-  void withoutMetadataAPinnedVersionIsSharedForTheTimeToLiveThenFetchedAfresh() throws IOException {
+  void withoutMetadataAPinnedVersionIsSharedForTheTimeToLiveFromItsPinningThenFetchedAfresh()
+      throws IOException {
     ObjectBlocks first = store.retain(BY_LENGTH);
+    clock.advance(Duration.ofMinutes(1));
     firstResponse(first, OptionalLong.empty());
     assertTrue(metadata.cached(SCOPE).isEmpty());
     clock.advance(TTL.minusSeconds(1));
@@ -103,11 +106,11 @@ class BlockStoreVersionsTest {
   }
 
   @Test
-  void aStreamOpenedByLengthOnceTheVersionsMetadataExpiredGetsFreshBlocks() throws IOException {
+  void aVersionWhoseTaughtMetadataIsGoneGetsFreshBlocks() throws IOException {
     ObjectBlocks first = store.retain(BY_LENGTH);
     firstResponse(first, OptionalLong.of(LENGTH));
-    clock.advance(TTL);
-    assertTrue(metadata.cached(SCOPE).isEmpty(), "expired");
+    // Forgotten (expired, refreshed or found changed) well within the time to live.
+    metadata.invalidate(SCOPE);
     assertNotSame(first, store.retain(BY_LENGTH));
   }
 
@@ -118,5 +121,28 @@ class BlockStoreVersionsTest {
     // A HEAD since found the object overwritten.
     metadata.remember(SCOPE, ObjectMetadata.of(LENGTH, "\"v2\""));
     assertNotSame(first, store.retain(BY_LENGTH));
+  }
+
+  @Test
+  void theVersionTheMetadataNamesIsSharedWhateverLengthItWasOpenedWith() throws IOException {
+    ObjectBlocks first = store.retain(BY_LENGTH);
+    firstResponse(first, OptionalLong.empty());
+    metadata.remember(SCOPE, ObjectMetadata.of(2 * LENGTH, ETAG));
+    clock.advance(TTL.minusSeconds(1));
+    assertSame(first, store.retain(BY_LENGTH));
+  }
+
+  @Test
+  void aVersionFoundChangedLeavesTheIndexUnderEveryLengthItWasOpenedWith() throws IOException {
+    ObjectBlocks whole = store.retain(BY_LENGTH);
+    ObjectKey shorterKey = ObjectKey.byLength(SCOPE, LENGTH / 2);
+    ObjectBlocks shorter = store.retain(shorterKey);
+    firstResponse(whole, OptionalLong.empty());
+    firstResponse(shorter, OptionalLong.empty());
+    assertSame(shorter, store.retain(shorterKey));
+
+    store.changed(whole);
+    assertNotSame(shorter, store.retain(shorterKey));
+    assertNotSame(whole, store.retain(BY_LENGTH));
   }
 }
