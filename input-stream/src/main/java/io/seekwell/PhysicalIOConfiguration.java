@@ -6,6 +6,7 @@ import io.seekwell.common.config.Setting;
 import io.seekwell.common.config.SettingGroup;
 import io.seekwell.common.config.SettingValues;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -31,13 +32,28 @@ public final class PhysicalIOConfiguration extends DeclaredConfiguration {
   private static final long MIB = 1024 * KIB;
   private static final long GIB = 1024 * MIB;
 
+  private static final long DEFAULT_MEMORY_LIMIT =
+      Math.min(GIB, Runtime.getRuntime().maxMemory() / 4);
+
+  /**
+   * The system property that sizes the one budget of block memory every factory of the JVM shares
+   * (see {@link #jvmMemoryLimit()}); not a key of the configuration, which is per factory.
+   */
+  public static final Setting<Long> JVM_MEMORY_LIMIT =
+      Setting.size(
+              "seekwell.memory.limit",
+              DEFAULT_MEMORY_LIMIT,
+              1,
+              "hard bound on the block memory of every factory of the JVM together")
+          .describingDefault("1 GiB, or a quarter of the maximum heap if smaller");
+
   static final Setting<Long> MAX_MEMORY_LIMIT =
       Setting.size(
               "max.memory.limit",
-              Math.min(GIB, Runtime.getRuntime().maxMemory() / 4),
+              DEFAULT_MEMORY_LIMIT,
               1,
               "hard bound on block memory per factory: bytes cached plus bytes of GETs in flight"
-                  + " never exceed it")
+                  + " never exceed it, nor, with every other factory's, `seekwell.memory.limit`")
           .describingDefault("1 GiB, or a quarter of the maximum heap if smaller");
   static final Setting<Long> READ_AHEAD_BYTES =
       Setting.size(
@@ -187,7 +203,24 @@ public final class PhysicalIOConfiguration extends DeclaredConfiguration {
     return new Builder(values());
   }
 
-  /** Bytes held plus bytes in flight never exceed this. */
+  /**
+   * The bytes of block memory every factory of this JVM may hold together, cached or in flight: the
+   * system property {@code seekwell.memory.limit} if set, else 1 GiB or a quarter of the maximum
+   * heap if smaller.
+   *
+   * @throws IllegalArgumentException naming the property if its value is not a positive size
+   */
+  public static long jvmMemoryLimit() {
+    String value = System.getProperty(JVM_MEMORY_LIMIT.key());
+    return value == null
+        ? JVM_MEMORY_LIMIT.defaultValue()
+        : JVM_MEMORY_LIMIT.read(ConnectorConfiguration.of(Map.of(JVM_MEMORY_LIMIT.key(), value)));
+  }
+
+  /**
+   * This factory's bytes held plus bytes in flight never exceed this; every factory's together
+   * never exceed {@link #jvmMemoryLimit()}.
+   */
   public long maxMemoryLimit() {
     return get(MAX_MEMORY_LIMIT);
   }

@@ -121,7 +121,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     }
     this.strategies = selector;
     this.client = retrying;
-    StartupLog.announce(configuration, strategies.formatNames());
+    StartupLog.announce(configuration, physicalIO.jvmMemoryLimit(), strategies.formatNames());
     this.vectored = new VectoredReads(physicalIO::mergeGap);
   }
 

@@ -22,12 +22,15 @@ final class StartupLog {
    * Says once per JVM, at INFO, that Seekwell reads and with which main settings, so that a user
    * can tell from the engine's log that it is on; later factories say it at DEBUG.
    */
-  static void announce(S3SeekableInputStreamConfiguration configuration, List<String> formats) {
+  static void announce(
+      S3SeekableInputStreamConfiguration configuration, long jvmMemoryLimit, List<String> formats) {
     PhysicalIOConfiguration physical = configuration.physicalIO();
     String settings =
         "memory limit "
             + physical.maxMemoryLimit()
-            + " bytes, requests of "
+            + " bytes, within the JVM's "
+            + jvmMemoryLimit
+            + " bytes for every factory (seekwell.memory.limit), requests of "
             + physical.targetRequestSize()
             + " bytes (up to "
             + physical.largestRequestSize()

@@ -13,7 +13,6 @@ import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -25,15 +24,16 @@ import java.util.concurrent.locks.ReentrantLock;
 final class Block {
 
   private static final int RELEASED = -1;
-  private static final int FILL_CHUNK = 64 * 1024;
-  private static final int GRANULE = 64 * 1024;
 
   private final BlockKey key;
   private final ByteRange range;
   private final int size;
 
-  /** The bytes; null once the memory is released, so that no stale holder keeps it reachable. */
-  private byte[] data;
+  /**
+   * The bytes, in pages ({@link Pages}); null once the memory is released, so that no stale holder
+   * keeps it reachable.
+   */
+  private byte[][] pages;
 
   private final MemoryBudget budget;
   private final AtomicInteger pins = new AtomicInteger(1);
@@ -46,8 +46,8 @@ final class Block {
   private volatile int consumedTo;
   private final FetchPurpose purpose;
 
-  /** For prefetched blocks, which 64 KiB granules readers touched; null otherwise. */
-  private final AtomicLongArray readGranules;
+  /** For prefetched blocks, which granules readers touched; null otherwise. */
+  private final ReadGranules readGranules;
 
   private final PriorityQueue<Waiter> waiters =
       new PriorityQueue<>(Comparator.comparingInt(Waiter::bytes));
@@ -67,24 +67,21 @@ final class Block {
   private record Waiter(int bytes, CompletableFuture<Void> arrived) {}
 
   /**
-   * A block of {@code range} in {@code data}, an array from {@code budget} at least as long as the
-   * range, fetched for {@code purpose}, pinned once for its fetcher. Releasing the block gives the
-   * array back to {@code budget}.
+   * A block of {@code range} in {@code pages}, from {@code budget}'s {@link
+   * MemoryBudget#tryAllocate} for the range's length, fetched for {@code purpose}, pinned once for
+   * its fetcher. Releasing the block gives the pages back to {@code budget}.
    */
-  Block(BlockKey key, ByteRange range, byte[] data, MemoryBudget budget, FetchPurpose purpose) {
+  Block(BlockKey key, ByteRange range, byte[][] pages, MemoryBudget budget, FetchPurpose purpose) {
     this.purpose = purpose;
-    this.readGranules =
-        purpose.isPrefetch()
-            ? new AtomicLongArray((int) ((range.length() + GRANULE * 64 - 1) / (GRANULE * 64)))
-            : null;
     this.key = key;
     this.range = range;
     this.size = Math.toIntExact(range.length());
-    if (data.length < size) {
+    this.readGranules = purpose.isPrefetch() ? new ReadGranules(size) : null;
+    if (Pages.length(pages) != size) {
       throw new IllegalArgumentException(
-          "An array of " + data.length + " bytes cannot hold " + range);
+          "Pages of " + Pages.length(pages) + " bytes do not fit " + range);
     }
-    this.data = data;
+    this.pages = pages;
     this.budget = budget;
   }
 
@@ -156,23 +153,22 @@ final class Block {
 
   private void releaseIfUnpinned() {
     if (pins.compareAndSet(0, RELEASED)) {
-      byte[] array = data;
-      data = null;
-      budget.free(array);
+      byte[][] held = pages;
+      pages = null;
+      budget.free(held, size);
     }
   }
 
-  /** Bytes of memory the block still holds: its array's length until released, then 0. */
+  /** Bytes of memory the block still holds: its size until released, then 0. */
   long heldBytes() {
-    byte[] array = data;
-    return array == null ? 0 : array.length;
+    return pages == null ? 0 : size;
   }
 
   /** Receives the block's bytes from {@code body}; readers see each chunk as it arrives. */
   void fillFrom(InputStream body) throws IOException {
     fillInPlace(
-        (array, offset, length) -> {
-          int n = body.read(array, offset, Math.min(FILL_CHUNK, length));
+        (at, array, offset, length) -> {
+          int n = body.read(array, offset, length);
           if (n < 0) {
             throw new EOFException(
                 "Body of " + range + " ended after " + filled + " of " + size + " bytes");
@@ -181,31 +177,35 @@ final class Block {
         });
   }
 
-  /** Writes a block's next bytes into its array, in place. */
+  /** Writes a block's next bytes into its pages, in place. */
   interface Filler {
     /**
      * Writes up to {@code length} bytes at {@code offset} of {@code array}, which are the bytes of
-     * the block's range from {@code offset} on.
+     * the block from its byte {@code at} on; they never cross the end of {@code array}'s page.
      *
      * @return how many it wrote, from {@code offset} on; 0 when it has no more
      */
-    int fill(byte[] array, int offset, int length) throws IOException;
+    int fill(int at, byte[] array, int offset, int length) throws IOException;
   }
 
   /**
-   * Lets {@code filler} write the bytes after those that have arrived, until it has no more or the
-   * block is full; readers see each part as it is written. Only the block's fetcher calls it.
+   * Lets {@code filler} write the bytes after those that have arrived, a page at most at a time,
+   * until it has no more or the block is full; readers see each part as it is written. Only the
+   * block's fetcher calls it.
    *
    * @return how many bytes arrived
    */
   int fillInPlace(Filler filler) throws IOException {
     int before = filled;
     while (filled < size) {
-      int n = filler.fill(data, filled, size - filled);
+      int at = filled;
+      byte[] page = Pages.pageOf(pages, at);
+      int offset = Pages.offsetInPage(at);
+      int n = filler.fill(at, page, offset, Math.min(page.length - offset, size - at));
       if (n <= 0) {
         break;
       }
-      filled += n;
+      filled = at + n;
       signal();
       completeWaiters();
     }
@@ -218,16 +218,16 @@ final class Block {
   }
 
   /**
-   * The block's bytes {@code [position, position + length)}, which must have arrived, as a buffer
-   * over its array (not a copy). Only valid while the caller holds a pin.
+   * The block's bytes {@code [position, position + length)}, which must have arrived, as buffers
+   * over its pages (not a copy). Only valid while the caller holds a pin.
    */
-  ByteBuffer arrived(long position, int length) {
+  List<ByteBuffer> arrived(long position, int length) {
     int from = (int) (position - range.start());
     if (from < 0 || from + length > filled) {
       throw new IllegalStateException(
           "Bytes " + position + "+" + length + " of " + range + " have not arrived");
     }
-    return ByteBuffer.wrap(data, from, length);
+    return Pages.slices(pages, from, length);
   }
 
   /** Fails the block: readers waiting for bytes not yet in get {@code error}. */
@@ -292,7 +292,7 @@ final class Block {
       throw new IllegalStateException(
           "Bytes " + position + "+" + length + " of " + range + " have not arrived");
     }
-    target.put(index, data, from, length);
+    Pages.copy(pages, from, target, index, length);
     markRead(from, from + length);
   }
 
@@ -327,7 +327,7 @@ final class Block {
       arrived = awaitBeyond(from, timeoutNanos);
     }
     int n = Math.min(length, arrived - from);
-    System.arraycopy(data, from, buffer, offset, n);
+    Pages.copy(pages, from, buffer, offset, n);
     markRead(from, from + n);
     return n;
   }
@@ -339,26 +339,12 @@ final class Block {
 
   /** Bytes of a prefetched block in granules no reader touched: the over-read; 0 otherwise. */
   long unreadBytes() {
-    if (readGranules == null) {
-      return 0;
-    }
-    long unread = 0;
-    for (int granule = 0; granule * (long) GRANULE < size; granule++) {
-      if ((readGranules.get(granule / 64) & (1L << (granule % 64))) == 0) {
-        unread += Math.min(GRANULE, size - (long) granule * GRANULE);
-      }
-    }
-    return unread;
+    return readGranules == null ? 0 : readGranules.unread();
   }
 
   private void markRead(int from, int upTo) {
     if (readGranules != null) {
-      for (int granule = from / GRANULE; granule <= (upTo - 1) / GRANULE; granule++) {
-        long bit = 1L << (granule % 64);
-        if ((readGranules.get(granule / 64) & bit) == 0) {
-          readGranules.getAndAccumulate(granule / 64, bit, (a, b) -> a | b);
-        }
-      }
+      readGranules.mark(from, upTo);
     }
     if (!read) {
       read = true;

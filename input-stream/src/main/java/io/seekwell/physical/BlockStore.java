@@ -40,15 +40,19 @@ import org.slf4j.LoggerFactory;
  * readers search. The index {@code objects} maps an {@link ObjectKey} (location, SSE-C key,
  * version) to the {@link ObjectBlocks} that new streams share.
  *
- * <p><b>Reservation.</b> A block's array is taken from the {@link MemoryBudget} before its GET is
+ * <p><b>Reservation.</b> A block's pages are taken from the {@link MemoryBudget} before its GET is
  * sent ({@link #fetch}, under the object's plan lock, by {@link MemoryTier#admit}) and given back
  * exactly once: when the block is out of the cache ({@link Block#evict}) and nobody pins it; the
- * last of the two gives it back, with a compare-and-set of its pin count from 0 to released. The
+ * last of the two gives them back, with a compare-and-set of its pin count from 0 to released. The
  * block drops its reference then, so a stale reference to the block (an idle reader's hint, a
- * detached object) keeps no array reachable. The budget counts what is reachable, not only what was
- * reserved: the arrays of blocks, and the arrays it keeps for the next blocks, which it frees
- * before a block would be evicted. The budget is lock-free (atomic counts, a concurrent queue of
- * kept arrays): any thread that admits or releases a block uses it.
+ * detached object) keeps no page reachable. Two bounds hold: the factory's own limit, counted by
+ * its {@link MemoryBudget}, and the JVM's, counted by the one {@link SharedBudget} every factory's
+ * {@link PagePool} pages come from. The JVM's counts what is reachable, not only what was reserved:
+ * the pages of blocks, and the pages kept for the next blocks, which it frees before a block would
+ * be refused. Both are lock-free (atomic counts, a concurrent queue of kept pages): any thread that
+ * admits or releases a block uses them. A factory short of the JVM's memory evicts its own blocks
+ * first, then asks the other factories' memory tiers ({@link SharedBudget#reclaimFor}), each under
+ * its own eviction lock, one at a time.
  *
  * <p><b>Pinning.</b> A block is created pinned once for its fetcher, which unpins it when the body
  * is in or has failed. A reader pins it ({@link Block#tryPin}) before copying and unpins after; a
@@ -138,6 +142,7 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
       DiskCacheConfiguration diskCache,
       DiskCaches scope,
       UsableSpace space,
+      PagePool pool,
       Metrics metrics,
       MetadataStore metadata,
       Ticker ticker) {
@@ -163,7 +168,8 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
     this.link =
         new LinkStats(configuration.targetRequestSize(), configuration.largestRequestSize());
     this.planner = new RequestPlanner(configuration, link::requestSize, link::cheapExtraBytes);
-    this.memory = new MemoryTier(configuration.maxMemoryLimit(), scanLength, metrics, this::leave);
+    this.memory =
+        new MemoryTier(configuration.maxMemoryLimit(), pool, scanLength, metrics, this::leave);
     this.fetcher =
         new Fetcher(
             client,
@@ -507,6 +513,11 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
     return memory.highWaterMark();
   }
 
+  /** The budget of the JVM this store's memory counts against. */
+  SharedBudget jvmBudget() {
+    return memory.jvmBudget();
+  }
+
   /** How many objects have state here (open streams or cached bytes). */
   int trackedObjects() {
     return objects.size();
@@ -522,6 +533,7 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
   public void close() {
     fetcher.close();
     lower.forEach(Tier::close);
+    memory.close();
     IOException closedError = new IOException("The stream factory is closed");
     for (Block block : memory.blocks()) {
       if (!block.isComplete()) {
@@ -529,6 +541,5 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
       }
       memory.drop(block);
     }
-    memory.close();
   }
 }

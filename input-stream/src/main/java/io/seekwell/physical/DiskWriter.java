@@ -165,7 +165,8 @@ final class DiskWriter {
         granules.forEach(
             (granule, held) -> {
               if (!object.holds(granule)) {
-                missing.put(granule, held.stream().map(HeldBytes::bytes).toList());
+                missing.put(
+                    granule, held.stream().flatMap(bytes -> bytes.bytes().stream()).toList());
               }
             });
         if (!missing.isEmpty()) {

@@ -55,8 +55,8 @@ final class GranuleFiller implements Block.Filler {
   }
 
   @Override
-  public int fill(byte[] array, int offset, int length) throws IOException {
-    long position = blockStart + offset;
+  public int fill(int at, byte[] array, int offset, int length) throws IOException {
+    long position = blockStart + at;
     int granule = GranuleIndex.granuleOf(position);
     long granuleStart = GranuleIndex.startOf(granule);
     if (granuleStart == position) {

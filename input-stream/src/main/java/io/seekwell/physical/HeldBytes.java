@@ -1,12 +1,13 @@
 package io.seekwell.physical;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 
 /** Bytes of an object held by one complete block, which the holder has pinned. */
 record HeldBytes(Block block, long position, int length) {
 
-  /** The bytes, as a buffer over the block's array; valid while the block stays pinned. */
-  ByteBuffer bytes() {
+  /** The bytes, as buffers over the block's pages; valid while the block stays pinned. */
+  List<ByteBuffer> bytes() {
     return block.arrived(position, length);
   }
 }

@@ -13,6 +13,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The memory tier of the block store: the blocks themselves, admitted against the hard {@link
@@ -25,7 +26,7 @@ import java.util.function.Consumer;
  * holds, so the memory tier has none of them. It takes every block once complete, which makes it a
  * candidate for eviction. Thread-safe.
  */
-final class MemoryTier implements Tier {
+final class MemoryTier implements Tier, SharedBudget.Reclaimer {
 
   private final MemoryBudget budget;
   private final Cache<BlockKey, Block> cache;
@@ -35,12 +36,14 @@ final class MemoryTier implements Tier {
   private final Consumer<Block> leaveObject;
 
   /**
-   * A tier of at most {@code limit} bytes, counting in {@code metrics}; blocks of scans of objects
-   * longer than {@code scanLength} go once read through. A block that leaves the tier is handed to
-   * {@code leaveObject}, which takes it out of its object.
+   * A tier of at most {@code limit} bytes of {@code pool}'s pages, counting in {@code metrics};
+   * blocks of scans of objects longer than {@code scanLength} go once read through. A block that
+   * leaves the tier is handed to {@code leaveObject}, which takes it out of its object. The tier
+   * gives memory back to the pool's other users when they are short, until it closes.
    */
-  MemoryTier(long limit, long scanLength, Metrics metrics, Consumer<Block> leaveObject) {
-    this.budget = new MemoryBudget(limit);
+  MemoryTier(
+      long limit, PagePool pool, long scanLength, Metrics metrics, Consumer<Block> leaveObject) {
+    this.budget = new MemoryBudget(limit, pool);
     this.scanLength = scanLength;
     this.metrics = metrics;
     this.leaveObject = leaveObject;
@@ -51,24 +54,36 @@ final class MemoryTier implements Tier {
             .evictionListener((BlockKey key, Block block, RemovalCause cause) -> forget(block))
             .executor(Runnable::run)
             .build();
+    pool.budget().register(this);
   }
 
   /**
-   * A new block of {@code part} of {@code owner}, its array reserved (evicting to make room), not
-   * yet in the tier ({@link #add}); null if no memory can be found. A prefetch may only evict
-   * blocks readers are done with.
+   * A new block of {@code part} of {@code owner}, its pages reserved, not yet in the tier ({@link
+   * #add}); null if no memory can be found. To make room it evicts its own blocks first, then, if
+   * the JVM's budget is what is short, asks the pool's other users to evict theirs. A prefetch may
+   * only evict blocks readers are done with.
    */
   Block admit(ObjectBlocks owner, ByteRange part, FetchPurpose purpose) {
     int bytes = Math.toIntExact(part.length());
-    byte[] array = budget.tryAllocate(bytes);
-    if (array == null) {
-      evictFor(bytes, purpose.isPrefetch());
-      array = budget.tryAllocate(bytes);
-      if (array == null) {
-        return null;
-      }
+    boolean prefetch = purpose.isPrefetch();
+    byte[][] pages = budget.tryAllocate(bytes);
+    if (pages == null) {
+      evictFor(bytes, prefetch ? PREFETCH : READ, budget::deficit);
+      pages = budget.tryAllocate(bytes);
     }
-    return new Block(new BlockKey(owner, part.start()), part, array, budget, purpose);
+    if (pages == null && budget.fitsOwnLimit(bytes)) {
+      budget.pool().budget().reclaimFor(bytes, prefetch, this);
+      pages = budget.tryAllocate(bytes);
+    }
+    return pages == null
+        ? null
+        : new Block(new BlockKey(owner, part.start()), part, pages, budget, purpose);
+  }
+
+  /** Evicts for another user of the pool: never prefetched blocks nobody has read. */
+  @Override
+  public void reclaim(long bytes, boolean prefetch) {
+    evictFor(bytes, prefetch ? PREFETCH : FOR_OTHERS, budget.pool()::deficit);
   }
 
   /** Puts {@code block}, new and weighing 0 while it fills, in the tier. */
@@ -122,18 +137,23 @@ final class MemoryTier implements Tier {
     }
   }
 
+  private static final Victims[] PREFETCH = {Victims.DONE_WITH};
+  private static final Victims[] FOR_OTHERS = {Victims.DONE_WITH, Victims.READ};
+  private static final Victims[] READ = Victims.values();
+
   /**
-   * Evicts complete blocks, coldest first as Caffeine's policy ranks them, until {@code bytes} more
-   * would fit. A prefetch may only evict blocks readers are done with; a read may then evict blocks
-   * that were read, and last prefetched blocks nobody has read yet. Blocks still receiving are
-   * never evicted; a block a reader is copying from returns its memory when the reader is done.
+   * Evicts complete blocks of the {@code allowed} kinds, in that order, coldest first as Caffeine's
+   * policy ranks them, until {@code deficit} says {@code bytes} more would fit. A prefetch may only
+   * evict blocks readers are done with; a read may then evict blocks that were read, and last
+   * prefetched blocks nobody has read yet. Blocks still receiving are never evicted; a block a
+   * reader is copying from returns its memory when the reader is done.
    */
-  private void evictFor(long bytes, boolean prefetch) {
+  private void evictFor(long bytes, Victims[] allowed, LongUnaryOperator deficitFor) {
     evictionLock.lock();
     try {
       Policy.Eviction<BlockKey, Block> eviction = cache.policy().eviction().orElseThrow();
-      for (Victims kind : prefetch ? new Victims[] {Victims.DONE_WITH} : Victims.values()) {
-        long deficit = budget.used() + bytes - budget.limit();
+      for (Victims kind : allowed) {
+        long deficit = deficitFor.applyAsLong(bytes);
         if (deficit <= 0) {
           return;
         }
@@ -188,14 +208,19 @@ final class MemoryTier implements Tier {
     return budget.used();
   }
 
+  /** The budget of the JVM the tier's memory counts against. */
+  SharedBudget jvmBudget() {
+    return budget.pool().budget();
+  }
+
   /** The most bytes ever reserved at once. */
   long highWaterMark() {
     return budget.highWaterMark();
   }
 
-  /** Frees the arrays the budget keeps; call once every block is dropped. */
+  /** Stops giving memory to the pool's other users; call before every block is dropped. */
   @Override
   public void close() {
-    budget.close();
+    budget.pool().budget().unregister(this);
   }
 }

@@ -51,12 +51,21 @@ public final class PhysicalIO implements AutoCloseable {
       DiskCaches scope,
       Metrics metrics,
       Ticker ticker) {
-    this(client, configuration, diskCache, scope, UsableSpace.FILE_STORE, metrics, ticker);
+    this(
+        client,
+        configuration,
+        diskCache,
+        scope,
+        UsableSpace.FILE_STORE,
+        PagePool.jvm(),
+        metrics,
+        ticker);
   }
 
   /**
    * As the public constructor with a disk tier, told the usable bytes of its directory by {@code
-   * space} (tests make a disk full so).
+   * space} (tests make a disk full so), taking block memory from {@code pool} (tests give a JVM
+   * budget of their own).
    */
   PhysicalIO(
       ObjectClient client,
@@ -64,12 +73,14 @@ public final class PhysicalIO implements AutoCloseable {
       DiskCacheConfiguration diskCache,
       DiskCaches scope,
       UsableSpace space,
+      PagePool pool,
       Metrics metrics,
       Ticker ticker) {
     this.configuration = configuration;
     this.metadata = new MetadataStore(client, configuration, ticker);
     this.blocks =
-        new BlockStore(client, configuration, diskCache, scope, space, metrics, metadata, ticker);
+        new BlockStore(
+            client, configuration, diskCache, scope, space, pool, metrics, metadata, ticker);
   }
 
   /**
@@ -142,6 +153,16 @@ public final class PhysicalIO implements AutoCloseable {
   /** The most bytes of block memory ever reserved at once. */
   public long memoryHighWaterMark() {
     return blocks.memoryHighWaterMark();
+  }
+
+  /** Bytes of block memory every factory of the JVM may hold together. */
+  public long jvmMemoryLimit() {
+    return blocks.jvmBudget().limit();
+  }
+
+  /** Bytes of block memory of every factory of the JVM now, pages kept for reuse included. */
+  public long jvmMemoryUsed() {
+    return blocks.jvmBudget().used();
   }
 
   /** How many objects have state (open streams or cached bytes). */

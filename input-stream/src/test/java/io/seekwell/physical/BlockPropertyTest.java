@@ -41,15 +41,18 @@ class BlockPropertyTest {
       @ForAll long seed)
       throws IOException {
     byte[] content = TestData.randomBytes(seed, size);
-    // The array may be a reused one, longer than the block and holding an earlier block's bytes.
-    byte[] array = new byte[size + size / 8];
-    Arrays.fill(array, (byte) 0x5A);
-    MemoryBudget budget = new MemoryBudget(array.length);
+    // The pages are reused ones, holding an earlier block's bytes.
+    MemoryBudget budget = new MemoryBudget(size, new PagePool(new SharedBudget(size)));
+    byte[][] earlier = budget.tryAllocate(size);
+    for (byte[] page : earlier) {
+      Arrays.fill(page, (byte) 0x5A);
+    }
+    budget.free(earlier, size);
     Block block =
         new Block(
             new BlockKey(null, START),
             ByteRange.ofLength(START, size),
-            array,
+            budget.tryAllocate(size),
             budget,
             FetchPurpose.DEMAND);
     assertEquals(0, block.availableFrom(START));
@@ -71,6 +74,10 @@ class BlockPropertyTest {
     byte[] fromBuffer = new byte[n];
     buffer.get(7, fromBuffer);
     assertArrayEquals(Arrays.copyOfRange(content, from, from + n), fromBuffer);
-    assertEquals(array.length, block.heldBytes());
+
+    ByteBuffer slices = ByteBuffer.allocate(n);
+    block.arrived(START + from, n).forEach(slices::put);
+    assertArrayEquals(Arrays.copyOfRange(content, from, from + n), slices.array());
+    assertEquals(size, block.heldBytes());
   }
 }

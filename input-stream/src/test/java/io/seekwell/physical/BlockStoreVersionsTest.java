@@ -50,6 +50,7 @@ class BlockStoreVersionsTest {
           DiskCacheConfiguration.OFF,
           new DiskCaches(),
           UsableSpace.FILE_STORE,
+          PagePool.jvm(),
           new Metrics(),
           metadata,
           clock);

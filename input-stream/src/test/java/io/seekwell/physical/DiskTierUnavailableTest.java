@@ -97,6 +97,7 @@ class DiskTierUnavailableTest {
                 disk,
                 scope,
                 space,
+                PagePool.jvm(),
                 metrics,
                 Ticker.system());
         ObjectReader reader = io.open(LOCATION, ObjectMetadata.of(LENGTH, etag), IMMUTABLE)) {

@@ -2,69 +2,83 @@ package io.seekwell.physical;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
+/** The JVM's budget, its page pool, and the factories' budgets within it. */
 class MemoryBudgetTest {
 
+  private static final int PAGE = PagePool.PAGE;
   private static final int MIB = 1 << 20;
 
   @Test
-  void anArrayGivenBackServesTheNextBlockOfAboutItsSizeAndStaysCounted() {
-    MemoryBudget budget = new MemoryBudget(64L * MIB);
-    byte[] first = budget.tryAllocate(8 * MIB);
-    budget.free(first);
-    assertEquals(8L * MIB, budget.used());
-    assertEquals(8L * MIB, budget.kept());
+  void pagesGivenBackServeTheNextBlocksOfAnyFactoryAndStayCountedInTheJvm() {
+    PagePool pool = new PagePool(new SharedBudget(64L * MIB));
+    MemoryBudget first = new MemoryBudget(32L * MIB, pool);
+    byte[][] pages = first.tryAllocate(8 * MIB);
+    assertEquals(8 * MIB / PAGE, pages.length);
+    assertEquals(8 * MIB / PAGE, pool.pagesMade());
+    first.free(pages, 8 * MIB);
+    assertEquals(0, first.used());
+    assertEquals(8L * MIB, pool.keptBytes());
+    assertEquals(8L * MIB, pool.budget().used());
 
-    assertSame(first, budget.tryAllocate(8 * MIB - 1000));
-    assertEquals(8L * MIB, budget.used());
-    assertEquals(0, budget.kept());
+    MemoryBudget second = new MemoryBudget(32L * MIB, pool);
+    byte[][] again = second.tryAllocate(4 * MIB + 3 * PAGE);
+    assertEquals(8 * MIB / PAGE, pool.pagesMade());
+    assertSame(pages[0], again[0]);
+    assertEquals(4L * MIB + 3 * PAGE, second.used());
+    assertEquals(8L * MIB, pool.budget().used());
   }
 
   @Test
-  void anArrayMoreThanAnEighthLargerIsNotReused() {
-    MemoryBudget budget = new MemoryBudget(64L * MIB);
-    byte[] large = budget.tryAllocate(8 * MIB);
-    budget.free(large);
+  void aBlockThatIsNoWholeNumberOfPagesEndsInAShorterArrayThatIsNotKept() {
+    PagePool pool = new PagePool(new SharedBudget(MIB));
+    MemoryBudget budget = new MemoryBudget(MIB, pool);
+    byte[][] pages = budget.tryAllocate(2 * PAGE + 100);
+    assertEquals(3, pages.length);
+    assertEquals(100, pages[2].length);
+    assertEquals(2L * PAGE + 100, pool.budget().used());
 
-    byte[] small = budget.tryAllocate(7 * MIB);
-    assertNotSame(large, small);
-    assertEquals(7 * MIB, small.length);
-    assertEquals(15L * MIB, budget.used());
+    budget.free(pages, 2 * PAGE + 100);
+    assertEquals(2L * PAGE, pool.keptBytes());
+    assertEquals(2L * PAGE, pool.budget().used());
   }
 
   @Test
-  void keptArraysAreFreedBeforeAnArrayIsRefused() {
-    MemoryBudget budget = new MemoryBudget(20L * MIB);
-    budget.free(budget.tryAllocate(2 * MIB));
-    byte[] a = budget.tryAllocate(9 * MIB);
-    assertEquals(2L * MIB, budget.kept());
-    byte[] b = budget.tryAllocate(10 * MIB);
-    assertNotNull(a);
-    assertNotNull(b);
-    assertEquals(19L * MIB, budget.used());
-    assertEquals(0, budget.kept());
+  void keptPagesAreReleasedForABlockThatWouldNotFitAndARefusalLosesNone() {
+    PagePool pool = new PagePool(new SharedBudget(4L * PAGE));
+    MemoryBudget budget = new MemoryBudget(8L * PAGE, pool);
+    budget.free(budget.tryAllocate(4 * PAGE), 4 * PAGE);
 
-    assertNull(budget.tryAllocate(3 * MIB));
-    assertEquals(19L * MIB, budget.used());
+    byte[][] small = budget.tryAllocate(100);
+    assertNotNull(small);
+    assertEquals(3L * PAGE, pool.keptBytes());
+    assertEquals(3L * PAGE + 100, pool.budget().used());
+
+    assertNull(budget.tryAllocate(4 * PAGE));
+    assertEquals(3L * PAGE, pool.keptBytes());
+    assertEquals(3L * PAGE + 100, pool.budget().used());
+    assertEquals(100, budget.used());
+    assertTrue(pool.budget().highWaterMark() <= 4L * PAGE);
   }
 
   @Test
-  void atMostAnEighthOfTheLimitIsKeptAndSmallArraysAreNot() {
-    MemoryBudget budget = new MemoryBudget(32L * MIB);
-    byte[] a = budget.tryAllocate(3 * MIB);
-    byte[] b = budget.tryAllocate(3 * MIB);
-    byte[] tiny = budget.tryAllocate(MIB - 1);
-    budget.free(a);
-    budget.free(b);
-    budget.free(tiny);
+  void aFactoryIsBoundByItsOwnLimitAndAllFactoriesByTheJvms() {
+    PagePool pool = new PagePool(new SharedBudget(4L * PAGE));
+    MemoryBudget capped = new MemoryBudget(2L * PAGE, pool);
+    MemoryBudget other = new MemoryBudget(4L * PAGE, pool);
 
-    assertEquals(3L * MIB, budget.kept());
-    assertEquals(3L * MIB, budget.used());
-    assertEquals(7L * MIB - 1, budget.highWaterMark());
+    assertNull(capped.tryAllocate(3 * PAGE));
+    assertNotNull(capped.tryAllocate(2 * PAGE));
+    assertEquals(PAGE, capped.deficit(PAGE));
+    assertNull(other.tryAllocate(3 * PAGE));
+    assertEquals(PAGE, other.deficit(3 * PAGE));
+    assertEquals(0, other.used());
+    assertNotNull(other.tryAllocate(2 * PAGE));
+    assertEquals(4L * PAGE, pool.budget().highWaterMark());
   }
 }

@@ -53,7 +53,8 @@ public class PlannerBenchmark {
             new ScopedLocation(ObjectLocation.of("bucket", "table.parquet"), ""),
             "e",
             OBJECT_LENGTH);
-    MemoryBudget budget = new MemoryBudget(Long.MAX_VALUE);
+    MemoryBudget budget =
+        new MemoryBudget(Long.MAX_VALUE, new PagePool(new SharedBudget(Long.MAX_VALUE)));
     SplittableRandom random = new SplittableRandom(5);
     while (blocks.size() < 2000) {
       long start = random.nextLong(OBJECT_LENGTH / BLOCK) * BLOCK;
@@ -63,7 +64,7 @@ public class PlannerBenchmark {
           new Block(
               new BlockKey(new ObjectBlocks(key), start),
               range,
-              new byte[(int) range.length()],
+              budget.tryAllocate((int) range.length()),
               budget,
               FetchPurpose.DEMAND));
     }

@@ -28,14 +28,15 @@ class RequestPlannerTest {
 
   private static NavigableMap<Long, Block> blocks(ByteRange... ranges) {
     NavigableMap<Long, Block> map = new TreeMap<>();
-    MemoryBudget budget = new MemoryBudget(Long.MAX_VALUE);
+    MemoryBudget budget =
+        new MemoryBudget(Long.MAX_VALUE, new PagePool(new SharedBudget(Long.MAX_VALUE)));
     for (ByteRange range : ranges) {
       map.put(
           range.start(),
           new Block(
               new BlockKey(new ObjectBlocks(OBJECT), range.start()),
               range,
-              new byte[(int) range.length()],
+              budget.tryAllocate((int) range.length()),
               budget,
               FetchPurpose.DEMAND));
     }

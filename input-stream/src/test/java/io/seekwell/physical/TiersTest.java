@@ -35,7 +35,9 @@ class TiersTest {
   private final byte[] content = TestData.randomBytes(3, LENGTH);
   private final String etag = store.put(LOCATION, content);
   private final Metrics metrics = new Metrics();
-  private final MemoryTier memory = new MemoryTier(16L << 20, 4L << 20, metrics, block -> {});
+  private final MemoryTier memory =
+      new MemoryTier(
+          16L << 20, new PagePool(new SharedBudget(16L << 20)), 4L << 20, metrics, block -> {});
   private final Fetcher fetcher =
       new Fetcher(
           store,
@@ -71,9 +73,9 @@ class TiersTest {
     public int fill(Block block, FetchContext context) {
       try {
         return block.fillInPlace(
-            (array, offset, length) -> {
-              int n = Math.max(0, Math.min(length, held - offset));
-              System.arraycopy(content, offset, array, offset, n);
+            (at, array, offset, length) -> {
+              int n = Math.max(0, Math.min(length, held - at));
+              System.arraycopy(content, at, array, offset, n);
               return n;
             });
       } catch (IOException e) {
@@ -100,10 +102,9 @@ class TiersTest {
     tiers.fill(block, CONTEXT);
     block.whenFilled(LENGTH).get(10, TimeUnit.SECONDS);
     fetcher.close(); // waits for the fetch thread, which offers the block after filling it
-    ByteBuffer bytes = block.arrived(0, LENGTH);
-    byte[] copy = new byte[LENGTH];
-    bytes.get(copy);
-    return copy;
+    ByteBuffer bytes = ByteBuffer.allocate(LENGTH);
+    block.arrived(0, LENGTH).forEach(bytes::put);
+    return bytes.array();
   }
 
   @Test

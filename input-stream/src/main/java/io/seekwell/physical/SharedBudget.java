@@ -1,0 +1,92 @@
+package io.seekwell.physical;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The one bound on block memory in a JVM: every factory's blocks, and the pages kept for reuse
+ * ({@link PagePool}), count against it, so several factories, file systems or FileIO copies in one
+ * process never hold more than its limit between them. Lock-free: counts are atomic, and the users
+ * that can give memory back (each factory's {@link MemoryTier}) sit in a concurrent set.
+ *
+ * <p>A user short of memory evicts from its own blocks first, then asks the others ({@link
+ * #reclaimFor}); each takes only its own eviction lock, one after the other, never two at once.
+ */
+final class SharedBudget {
+
+  /** A user of the budget that can give memory back by evicting what it holds. */
+  interface Reclaimer {
+    /**
+     * Evicts what this user may give up for another user's block of {@code bytes}: for a prefetch,
+     * only blocks readers are done with; for a read, blocks that were read too.
+     */
+    void reclaim(long bytes, boolean prefetch);
+  }
+
+  private final long limit;
+  private final AtomicLong used = new AtomicLong();
+  private final AtomicLong highWaterMark = new AtomicLong();
+  private final Set<Reclaimer> reclaimers = ConcurrentHashMap.newKeySet();
+
+  /** A budget of {@code limit} bytes. */
+  SharedBudget(long limit) {
+    if (limit <= 0) {
+      throw new IllegalArgumentException("A memory budget must be positive: " + limit);
+    }
+    this.limit = limit;
+  }
+
+  /** Counts {@code bytes} more, unless that would exceed the limit. */
+  boolean tryReserve(long bytes) {
+    long now;
+    long next;
+    do {
+      now = used.get();
+      next = now + bytes;
+      if (next > limit) {
+        return false;
+      }
+    } while (!used.compareAndSet(now, next));
+    highWaterMark.accumulateAndGet(next, Math::max);
+    return true;
+  }
+
+  /** Counts {@code bytes} less. */
+  void release(long bytes) {
+    used.addAndGet(-bytes);
+  }
+
+  /** Lets {@code reclaimer} be asked for memory by the budget's other users. */
+  void register(Reclaimer reclaimer) {
+    reclaimers.add(reclaimer);
+  }
+
+  /** Stops asking {@code reclaimer}; called when its user closes. */
+  void unregister(Reclaimer reclaimer) {
+    reclaimers.remove(reclaimer);
+  }
+
+  /** Asks every user but {@code asking} to give back memory for a block of {@code bytes}. */
+  void reclaimFor(long bytes, boolean prefetch, Reclaimer asking) {
+    for (Reclaimer reclaimer : reclaimers) {
+      if (reclaimer != asking) {
+        reclaimer.reclaim(bytes, prefetch);
+      }
+    }
+  }
+
+  /** Bytes counted now: blocks' pages and pages kept for reuse. */
+  long used() {
+    return used.get();
+  }
+
+  /** The most bytes ever counted at once. */
+  long highWaterMark() {
+    return highWaterMark.get();
+  }
+
+  long limit() {
+    return limit;
+  }
+}
