@@ -57,7 +57,12 @@ final class MemoryBudget {
    * the JVM's (whichever is short of more); zero or less if they fit now.
    */
   long deficit(long bytes) {
-    return Math.max(used.get() + bytes - limit, pool.deficit(bytes));
+    return Math.max(ownDeficit(bytes), pool.deficit(bytes));
+  }
+
+  /** Bytes that blocks must give back before {@code bytes} more fit in this factory's limit. */
+  long ownDeficit(long bytes) {
+    return used.get() + bytes - limit;
   }
 
   /** Whether {@code bytes} more fit in this factory's own limit. */

@@ -59,20 +59,27 @@ final class MemoryTier implements Tier, SharedBudget.Reclaimer {
 
   /**
    * A new block of {@code part} of {@code owner}, its pages reserved, not yet in the tier ({@link
-   * #add}); null if no memory can be found. To make room it evicts its own blocks first, then, if
-   * the JVM's budget is what is short, asks the pool's other users to evict theirs. A prefetch may
-   * only evict blocks readers are done with.
+   * #add}); null if no memory can be found. To make room it evicts blocks of one kind at a time
+   * ({@link Victims}), each kind before the next: its own while its own limit is short, then, while
+   * the JVM's is, those of every factory of the pool, the largest holder first ({@link
+   * SharedBudget#reclaimFor}). A prefetch may only evict blocks readers are done with; a read may
+   * then evict blocks that were read, and last its own prefetched blocks nobody has read yet.
    */
   Block admit(ObjectBlocks owner, ByteRange part, FetchPurpose purpose) {
     int bytes = Math.toIntExact(part.length());
-    boolean prefetch = purpose.isPrefetch();
     byte[][] pages = budget.tryAllocate(bytes);
-    if (pages == null) {
-      evictFor(bytes, prefetch ? PREFETCH : READ, budget::deficit);
-      pages = budget.tryAllocate(bytes);
-    }
-    if (pages == null && budget.fitsOwnLimit(bytes)) {
-      budget.pool().budget().reclaimFor(bytes, prefetch, this);
+    for (Victims kind : Victims.values()) {
+      if (pages != null || (purpose.isPrefetch() && kind != Victims.DONE_WITH)) {
+        break;
+      }
+      if (kind == Victims.ANY) {
+        evictFor(bytes, kind, budget::deficit);
+      } else {
+        evictFor(bytes, kind, budget::ownDeficit);
+        if (budget.fitsOwnLimit(bytes)) {
+          jvmBudget().reclaimFor(bytes, kind);
+        }
+      }
       pages = budget.tryAllocate(bytes);
     }
     return pages == null
@@ -80,10 +87,14 @@ final class MemoryTier implements Tier, SharedBudget.Reclaimer {
         : new Block(new BlockKey(owner, part.start()), part, pages, budget, purpose);
   }
 
-  /** Evicts for another user of the pool: never prefetched blocks nobody has read. */
   @Override
-  public void reclaim(long bytes, boolean prefetch) {
-    evictFor(bytes, prefetch ? PREFETCH : FOR_OTHERS, budget.pool()::deficit);
+  public void reclaim(long bytes, Victims kind) {
+    evictFor(bytes, kind, budget.pool()::deficit);
+  }
+
+  @Override
+  public long heldBytes() {
+    return budget.used();
   }
 
   /** Puts {@code block}, new and weighing 0 while it fills, in the tier. */
@@ -119,46 +130,18 @@ final class MemoryTier implements Tier, SharedBudget.Reclaimer {
     }
   }
 
-  /** Which complete blocks an eviction may take, in the order it tries them. */
-  private enum Victims {
-    /** Blocks read to their end, and blocks of objects no stream has open. */
-    DONE_WITH,
-    /** Blocks some reader has read from. */
-    READ,
-    /** Every complete block, prefetched ones nobody has read included. */
-    ANY;
-
-    boolean allows(Block block, ObjectBlocks owner) {
-      return switch (this) {
-        case DONE_WITH -> block.isConsumed() || !owner.isOpen();
-        case READ -> block.wasRead();
-        case ANY -> true;
-      };
-    }
-  }
-
-  private static final Victims[] PREFETCH = {Victims.DONE_WITH};
-  private static final Victims[] FOR_OTHERS = {Victims.DONE_WITH, Victims.READ};
-  private static final Victims[] READ = Victims.values();
-
   /**
-   * Evicts complete blocks of the {@code allowed} kinds, in that order, coldest first as Caffeine's
-   * policy ranks them, until {@code deficit} says {@code bytes} more would fit. A prefetch may only
-   * evict blocks readers are done with; a read may then evict blocks that were read, and last
-   * prefetched blocks nobody has read yet. Blocks still receiving are never evicted; a block a
-   * reader is copying from returns its memory when the reader is done.
+   * Evicts complete blocks of {@code kind}, coldest first as Caffeine's policy ranks them, until
+   * {@code deficitFor} says {@code bytes} more would fit. Blocks still receiving are never evicted;
+   * a block a reader is copying from returns its memory when the reader is done.
    */
-  private void evictFor(long bytes, Victims[] allowed, LongUnaryOperator deficitFor) {
+  private void evictFor(long bytes, Victims kind, LongUnaryOperator deficitFor) {
     evictionLock.lock();
     try {
-      Policy.Eviction<BlockKey, Block> eviction = cache.policy().eviction().orElseThrow();
-      for (Victims kind : allowed) {
-        long deficit = deficitFor.applyAsLong(bytes);
-        if (deficit <= 0) {
-          return;
-        }
-        List<Block> victims = eviction.coldest(entries -> pick(entries.iterator(), deficit, kind));
-        victims.forEach(this::drop);
+      long deficit = deficitFor.applyAsLong(bytes);
+      if (deficit > 0) {
+        Policy.Eviction<BlockKey, Block> eviction = cache.policy().eviction().orElseThrow();
+        eviction.coldest(entries -> pick(entries.iterator(), deficit, kind)).forEach(this::drop);
       }
     } finally {
       evictionLock.unlock();

@@ -1,5 +1,8 @@
 package io.seekwell.physical;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -10,18 +13,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * process never hold more than its limit between them. Lock-free: counts are atomic, and the users
  * that can give memory back (each factory's {@link MemoryTier}) sit in a concurrent set.
  *
- * <p>A user short of memory evicts from its own blocks first, then asks the others ({@link
- * #reclaimFor}); each takes only its own eviction lock, one after the other, never two at once.
+ * <p>A user short of the JVM's memory asks every user, the largest holder first, to evict blocks of
+ * one kind ({@link #reclaimFor}), so that no factory loses blocks it still reads while another
+ * holds blocks its readers are done with. Each takes only its own eviction lock, one after the
+ * other, never two at once.
  */
 final class SharedBudget {
 
   /** A user of the budget that can give memory back by evicting what it holds. */
   interface Reclaimer {
-    /**
-     * Evicts what this user may give up for another user's block of {@code bytes}: for a prefetch,
-     * only blocks readers are done with; for a read, blocks that were read too.
-     */
-    void reclaim(long bytes, boolean prefetch);
+    /** Evicts blocks of {@code kind} until the budget has room for {@code bytes} more. */
+    void reclaim(long bytes, Victims kind);
+
+    /** Bytes of blocks this user holds now. */
+    long heldBytes();
   }
 
   private final long limit;
@@ -67,12 +72,19 @@ final class SharedBudget {
     reclaimers.remove(reclaimer);
   }
 
-  /** Asks every user but {@code asking} to give back memory for a block of {@code bytes}. */
-  void reclaimFor(long bytes, boolean prefetch, Reclaimer asking) {
+  /**
+   * Asks every user, the one holding most first, to evict blocks of {@code kind} until {@code
+   * bytes} more fit (each stops once they do).
+   */
+  void reclaimFor(long bytes, Victims kind) {
+    record Held(Reclaimer reclaimer, long bytes) {}
+    List<Held> largestFirst = new ArrayList<>();
     for (Reclaimer reclaimer : reclaimers) {
-      if (reclaimer != asking) {
-        reclaimer.reclaim(bytes, prefetch);
-      }
+      largestFirst.add(new Held(reclaimer, reclaimer.heldBytes())); // what each holds, once
+    }
+    largestFirst.sort(Comparator.comparingLong(Held::bytes).reversed());
+    for (Held held : largestFirst) {
+      held.reclaimer().reclaim(bytes, kind);
     }
   }
 
