@@ -30,6 +30,34 @@ class PhysicalIOConfigurationTest {
   }
 
   @Test
+  void theJvmsBudgetIsItsSystemPropertyAndABadValueNamesIt() {
+    String key = PhysicalIOConfiguration.JVM_MEMORY_LIMIT.key();
+    String before = System.getProperty(key);
+    try {
+      System.clearProperty(key);
+      assertEquals(
+          Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4),
+          PhysicalIOConfiguration.jvmMemoryLimit());
+      System.setProperty(key, "256MB");
+      assertEquals(256L << 20, PhysicalIOConfiguration.jvmMemoryLimit());
+      System.setProperty(key, "0");
+      IllegalArgumentException zero =
+          assertThrows(IllegalArgumentException.class, PhysicalIOConfiguration::jvmMemoryLimit);
+      assertTrue(zero.getMessage().contains("'seekwell.memory.limit'"), zero.getMessage());
+      System.setProperty(key, "lots");
+      IllegalArgumentException words =
+          assertThrows(IllegalArgumentException.class, PhysicalIOConfiguration::jvmMemoryLimit);
+      assertTrue(words.getMessage().contains("'seekwell.memory.limit'"), words.getMessage());
+    } finally {
+      if (before == null) {
+        System.clearProperty(key);
+      } else {
+        System.setProperty(key, before);
+      }
+    }
+  }
+
+  @Test
   void everyKeyIsRead() {
     Map<String, String> map =
         Map.of(
