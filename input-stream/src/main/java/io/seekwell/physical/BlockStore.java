@@ -6,19 +6,13 @@ import io.seekwell.common.ByteRange;
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
-import io.seekwell.common.object.ObjectChangedException;
 import io.seekwell.common.object.ObjectClient;
-import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectLocation;
-import io.seekwell.common.object.ObjectMetadata;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,21 +81,21 @@ import org.slf4j.LoggerFactory;
  * <p><b>The index.</b> An {@code objects} entry, and the stream count of its {@link ObjectBlocks},
  * change only inside {@code ConcurrentHashMap.compute} for its key, so opening, closing and the
  * removal of an object's last block are atomic per object. An {@link ObjectBlocks} replaced in the
- * index (a by-length version no longer current, see {@link #retain}) or taken out of it (a version
- * found changed, or invalidated) stays reachable from its streams and blocks only; identity checks
- * keep it from removing its successor. By-length blocks in the index are pinned to the first
- * response's version only inside that {@code compute}, together with the metadata the response
- * teaches, so that an open by length never finds one without the other. The metadata store is
- * called inside {@code compute} and never calls back.
+ * index (a by-length version no longer current, see {@link ObjectIndex#retain}) or taken out of it
+ * (a version found changed, or invalidated) stays reachable from its streams and blocks only;
+ * identity checks keep it from removing its successor. By-length blocks in the index are pinned to
+ * the first response's version only inside that {@code compute}, together with the metadata the
+ * response teaches, so that an open by length never finds one without the other. The metadata store
+ * is called inside {@code compute} and never calls back.
  *
  * <p><b>Who calls what, from which thread.</b> Stream threads (one or several per stream: a
  * stream's positional reads may run concurrently) read through {@link ObjectReader}: {@link #fetch}
  * (which takes the object's plan lock while planning, never during I/O), {@link #touch}, and {@link
  * #get} for direct reads. Fetch threads fill blocks through the tiers and {@link #get}; waiters of
  * a block are completed on the fetch thread that received their bytes. Any thread may call {@link
- * #release}, {@link #invalidate(ObjectLocation)}, {@link #changed} and {@link #close}. The memory
- * tier's eviction lock is taken only when a reservation does not fit, and never while waiting for
- * I/O; there is no lock on the path of a read of cached bytes.
+ * #release}, {@link #invalidate(ObjectLocation)}, {@link ObjectIndex#changed} and {@link #close}.
+ * The memory tier's eviction lock is taken only when a reservation does not fit, and never while
+ * waiting for I/O; there is no lock on the path of a read of cached bytes.
  *
  * <p><b>Versions.</b> Every GET of a version carries its ETag as {@code If-Match} once known; a
  * response naming another version, or a 412, drops the version's blocks and metadata ({@link
@@ -112,7 +106,7 @@ import org.slf4j.LoggerFactory;
  * received (which ends blocked reads), stops the fetch threads and drops every block, so no thread,
  * connection or reservation is left.
  */
-final class BlockStore implements AutoCloseable, Fetcher.Versions {
+final class BlockStore implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(BlockStore.class);
 
@@ -121,12 +115,9 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
   private final Tiers tiers;
   private final Fetcher fetcher;
   private final List<Tier> lower;
-  private final ConcurrentHashMap<ObjectKey, ObjectBlocks> objects = new ConcurrentHashMap<>();
-  private final MetadataStore metadata;
+  private final ObjectIndex index;
   private final Metrics metrics;
   private final LinkStats link;
-  private final Ticker ticker;
-  private final long versionTtlNanos;
 
   /**
    * A store that fetches with {@code client}; it tells {@code metadata} the versions GET responses
@@ -147,9 +138,6 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
       MetadataStore metadata,
       Ticker ticker) {
     this.metrics = metrics;
-    this.metadata = metadata;
-    this.ticker = ticker;
-    this.versionTtlNanos = saturatedNanos(configuration.metadataCacheTtl());
     long scanLength = configuration.maxMemoryLimit() / 4;
     // First, as it may throw (two bounds for one cache): nothing else is held yet.
     Optional<DiskTier> disk =
@@ -168,12 +156,14 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
     this.link =
         new LinkStats(configuration.targetRequestSize(), configuration.largestRequestSize());
     this.planner = new RequestPlanner(configuration, link::requestSize, link::cheapExtraBytes);
+    this.index =
+        new ObjectIndex(metadata, configuration.metadataCacheTtl(), ticker, this::dropFromMemory);
     this.memory =
-        new MemoryTier(configuration.maxMemoryLimit(), pool, scanLength, metrics, this::leave);
+        new MemoryTier(configuration.maxMemoryLimit(), pool, scanLength, metrics, index::leave);
     this.fetcher =
         new Fetcher(
             client,
-            this,
+            index,
             configuration.fetchThreads(),
             configuration.readTimeout().toNanos(),
             link,
@@ -182,153 +172,28 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
     this.tiers = new Tiers(memory, lower, fetcher);
   }
 
-  private static long saturatedNanos(Duration duration) {
-    try {
-      return duration.toNanos();
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE; // centuries: as long as ever
-    }
-  }
-
-  /**
-   * The blocks of {@code key}, counted as used by one more stream. A version opened by length whose
-   * first GET named this ETag is shared rather than fetched again. An object opened by length whose
-   * earlier by-length blocks are pinned to a version shares them while that version is current (see
-   * {@link #stillCurrent}); otherwise the version may have been overwritten since, so the new
-   * stream gets fresh blocks and the old ones are dropped (their streams keep reading them until
-   * they close).
-   */
+  /** See {@link ObjectIndex#retain}. */
   ObjectBlocks retain(ObjectKey key) {
-    if (key.isPinned() && !objects.containsKey(key)) {
-      ObjectBlocks[] pinnedByResponse = new ObjectBlocks[1];
-      objects.computeIfPresent(
-          ObjectKey.byLength(key.scope(), key.length()),
-          (k, byLength) -> {
-            if (key.etag().equals(byLength.etag())) {
-              byLength.streamOpened();
-              pinnedByResponse[0] = byLength;
-            }
-            return byLength;
-          });
-      if (pinnedByResponse[0] != null) {
-        return pinnedByResponse[0];
-      }
-    }
-    ObjectBlocks[] detached = new ObjectBlocks[1];
-    ObjectBlocks retained =
-        objects.compute(
-            key,
-            (k, existing) -> {
-              ObjectBlocks blocks = existing;
-              if (blocks == null
-                  || (!k.isPinned() && blocks.etag() != null && !stillCurrent(blocks))) {
-                detached[0] = existing;
-                blocks = new ObjectBlocks(k);
-              }
-              blocks.streamOpened();
-              return blocks;
-            });
-    if (detached[0] != null) {
-      dropBlocks(detached[0]);
-    }
-    return retained;
+    return index.retain(key);
   }
 
-  /**
-   * As {@link #release}, then drops the object's blocks if no stream has it open (one that opens it
-   * meanwhile fetches afresh what it needs).
-   */
-  void discard(ObjectBlocks blocks) {
-    release(blocks);
-    if (!blocks.isOpen()) {
-      dropBlocks(blocks);
-    }
-  }
-
-  /**
-   * Checks that a GET response for {@code blocks} comes from their version, pinning the version to
-   * the response's ETag if the object was opened by length and this is its first response.
-   *
-   * @throws ObjectChangedException if the response names another version
-   */
-  @Override
-  public void check(ObjectBlocks blocks, ObjectContent content) throws ObjectChangedException {
-    String pinned = blocks.etag();
-    if (pinned == null) {
-      pinned = pinFirstResponse(blocks, content);
-    }
-    if (pinned != null && !pinned.equals(content.etag())) {
-      throw new ObjectChangedException(
-          blocks.key().location()
-              + " changed while it was read: ETag "
-              + content.etag()
-              + " where "
-              + pinned
-              + " was read before",
-          null);
-    }
-  }
-
-  /**
-   * Pins {@code blocks} to the first response's ETag and teaches the metadata store that version,
-   * in one step as {@link #retain} sees it, so that a stream opened by length meanwhile shares the
-   * blocks whichever of the two it finds: unpinned blocks, or the version's metadata (see {@link
-   * #stillCurrent}). The metadata is taught only when the response confirms the length the object
-   * was opened with: a caller may open an object as shorter than it is, which must not become its
-   * length for the factory's other users.
-   *
-   * @return null if this call pinned the version, else the ETag pinned before
-   */
-  private String pinFirstResponse(ObjectBlocks blocks, ObjectContent content) {
-    String etag = content.etag();
-    boolean lengthConfirmed =
-        content.objectLength().isPresent() && content.objectLength().getAsLong() == blocks.length();
-    String[] pinnedBefore = new String[1];
-    objects.compute(
-        blocks.key(),
-        (key, current) -> {
-          pinnedBefore[0] = blocks.pin(etag, ticker.nanos());
-          // An object invalidated while its first GET was in flight no longer teaches the metadata.
-          if (pinnedBefore[0] == null && current == blocks && lengthConfirmed) {
-            metadata.remember(key.scope(), ObjectMetadata.of(blocks.length(), etag));
-            blocks.taughtMetadata();
-          }
-          return current;
-        });
-    if (pinnedBefore[0] == null && !lengthConfirmed && content.objectLength().isPresent()) {
-      LOG.debug(
-          "GET {}: the object is {} bytes, opened as {}; its metadata is not learnt",
-          blocks.key().location(),
-          content.objectLength().getAsLong(),
-          blocks.length());
-    }
-    return pinnedBefore[0];
-  }
-
-  /**
-   * Whether by-length {@code blocks} pinned to a version may serve a new by-length open. If the
-   * metadata store holds the object: while it names that version. If it does not: not if the
-   * pinning response taught it (that metadata expired, or was forgotten because the object changed
-   * or was refreshed); otherwise (the response did not confirm the length) for the metadata time to
-   * live from the pinning, as long as learnt metadata would have been kept. Else the object may
-   * have been overwritten, so the open gets fresh blocks.
-   */
-  private boolean stillCurrent(ObjectBlocks blocks) {
-    Optional<ObjectMetadata> known = metadata.cached(blocks.key().scope());
-    if (known.isPresent()) {
-      return blocks.etag().equals(known.get().etag());
-    }
-    return !blocks.hasTaughtMetadata() && ticker.nanos() - blocks.pinnedNanos() < versionTtlNanos;
-  }
-
-  /** One stream less uses {@code blocks}; the object's state goes when nothing of it is left. */
+  /** See {@link ObjectIndex#release}. */
   void release(ObjectBlocks blocks) {
-    objects.compute(
-        blocks.key(),
-        (k, current) -> {
-          blocks.streamClosed();
-          return current == blocks && blocks.isUnused() ? null : current;
-        });
+    index.release(blocks);
+  }
+
+  /** See {@link ObjectIndex#discard}. */
+  void discard(ObjectBlocks blocks) {
+    index.discard(blocks);
+  }
+
+  /** See {@link ObjectIndex#invalidate}. */
+  void invalidate(ObjectLocation location) {
+    index.invalidate(location);
+  }
+
+  private void dropFromMemory(Block block) {
+    memory.drop(block);
   }
 
   /**
@@ -429,68 +294,9 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
     fetcher.get(blocks, range, context, reader);
   }
 
-  /**
-   * Forgets everything of {@code location}, every version and SSE-C key: its metadata, and its
-   * blocks, which leave the index so that the next open fetches afresh. Streams already open keep
-   * reading what they hold until they close; their responses no longer teach the metadata store.
-   */
-  void invalidate(ObjectLocation location) {
-    for (ObjectKey key : objects.keySet()) {
-      if (key.location().equals(location)) {
-        ObjectBlocks detached = objects.remove(key);
-        if (detached != null) {
-          dropBlocks(detached);
-        }
-      }
-    }
-    metadata.invalidate(location);
-  }
-
-  /**
-   * Forgets the object's metadata, takes {@code blocks} and every other entry of the object pinned
-   * to the same version (opened with another length, or by ETag) out of the index and drops their
-   * cached blocks, in this order, so that a stream opened meanwhile finds neither the version's
-   * metadata nor its blocks. Streams that hold the version keep it until they close.
-   */
-  @Override
-  public void changed(ObjectBlocks blocks) {
-    ScopedLocation scope = blocks.key().scope();
-    metadata.invalidate(scope);
-    String gone = blocks.etag();
-    for (Map.Entry<ObjectKey, ObjectBlocks> entry : objects.entrySet()) {
-      ObjectBlocks other = entry.getValue();
-      if (other != blocks
-          && gone != null
-          && entry.getKey().scope().equals(scope)
-          && gone.equals(other.etag())
-          && objects.remove(entry.getKey(), other)) {
-        dropBlocks(other);
-      }
-    }
-    objects.remove(blocks.key(), blocks);
-    dropBlocks(blocks);
-  }
-
-  private void dropBlocks(ObjectBlocks blocks) {
-    for (Block block : blocks.blocks().values()) {
-      memory.drop(block);
-    }
-  }
-
   /** Counts a GET sent because a read needed its bytes at once. */
   void countDemandGet() {
     fetcher.countDemandGet();
-  }
-
-  /** {@code block} left the memory tier: take it out of its object, and the object if unused. */
-  private void leave(Block block) {
-    ObjectBlocks owner = block.key().owner();
-    objects.compute(
-        owner.key(),
-        (k, current) -> {
-          owner.remove(block);
-          return current == owner && owner.isUnused() ? null : current;
-        });
   }
 
   /** The size GETs are split into now, from what GETs have shown so far. */
@@ -513,14 +319,14 @@ final class BlockStore implements AutoCloseable, Fetcher.Versions {
     return memory.highWaterMark();
   }
 
+  /** How many objects have state here (open streams or cached bytes). */
+  int trackedObjects() {
+    return index.trackedObjects();
+  }
+
   /** The budget of the JVM this store's memory counts against. */
   SharedBudget jvmBudget() {
     return memory.jvmBudget();
-  }
-
-  /** How many objects have state here (open streams or cached bytes). */
-  int trackedObjects() {
-    return objects.size();
   }
 
   /**

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.seekwell.DiskCacheConfiguration;
 import io.seekwell.PhysicalIOConfiguration;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.metrics.Metrics;
@@ -29,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * live), fresh ones after. The metadata is learnt from a response only when it confirms the length
  * the object was opened with. A version found changed leaves the index under every length.
  */
-class BlockStoreVersionsTest {
+class ObjectIndexTest {
 
   private static final int LENGTH = 1024;
   private static final String ETAG = "\"v1\"";
@@ -43,21 +42,10 @@ class BlockStoreVersionsTest {
   private final ManualClock clock = new ManualClock();
   private final InMemoryObjectClient client = new InMemoryObjectClient(new Metrics());
   private final MetadataStore metadata = new MetadataStore(client, configuration, clock);
-  private final BlockStore store =
-      new BlockStore(
-          client,
-          configuration,
-          DiskCacheConfiguration.OFF,
-          new DiskCaches(),
-          UsableSpace.FILE_STORE,
-          PagePool.jvm(),
-          new Metrics(),
-          metadata,
-          clock);
+  private final ObjectIndex store = new ObjectIndex(metadata, TTL, clock, block -> {});
 
   @AfterEach
   void close() {
-    store.close();
     clock.close();
   }
 
