@@ -71,7 +71,7 @@ final class DiskReader {
         return block.fillInPlace(
             new GranuleFiller(
                 object,
-                block.range().start(),
+                block.range(),
                 GranuleFiller.Counts.OWN,
                 metrics,
                 stream,

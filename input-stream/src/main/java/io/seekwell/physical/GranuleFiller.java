@@ -1,5 +1,6 @@
 package io.seekwell.physical;
 
+import io.seekwell.common.ByteRange;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import java.io.IOException;
@@ -29,6 +30,7 @@ final class GranuleFiller implements Block.Filler {
 
   private final GranuleSource source;
   private final long blockStart;
+  private final long blockLength;
   private final Counts counts;
   private final Metrics metrics;
   private final Optional<Metrics> stream;
@@ -36,18 +38,19 @@ final class GranuleFiller implements Block.Filler {
   private byte[] scratch;
 
   /**
-   * Fills the block starting at {@code blockStart} from {@code source}, counting in {@code metrics}
-   * and {@code stream} as {@code counts} says, and telling {@code onBad} of a granule that fails.
+   * Fills the block of {@code block} from {@code source}, counting in {@code metrics} and {@code
+   * stream} as {@code counts} says, and telling {@code onBad} of a granule that fails.
    */
   GranuleFiller(
       GranuleSource source,
-      long blockStart,
+      ByteRange block,
       Counts counts,
       Metrics metrics,
       Optional<Metrics> stream,
       Runnable onBad) {
     this.source = source;
-    this.blockStart = blockStart;
+    this.blockStart = block.start();
+    this.blockLength = block.length();
     this.counts = counts;
     this.metrics = metrics;
     this.stream = stream;
@@ -62,7 +65,7 @@ final class GranuleFiller implements Block.Filler {
     if (granuleStart == position) {
       int n = source.read(granule, array, offset, length, onBad);
       if (n > 0 || source.lengthOf(granule) <= length) {
-        return n == 0 ? 0 : served(n, n == length);
+        return n == 0 ? 0 : served(n, at + n == blockLength);
       }
     }
     // The block starts or ends inside this granule: it is read whole aside.
@@ -73,7 +76,7 @@ final class GranuleFiller implements Block.Filler {
     }
     int copied = Math.min(n - skip, length);
     System.arraycopy(scratch, skip, array, offset, copied);
-    return served(copied, copied == length);
+    return served(copied, at + copied == blockLength);
   }
 
   /**

@@ -127,7 +127,7 @@ final class SharedSlotsTier implements Tier {
         block.fillInPlace(
             new GranuleFiller(
                 copy,
-                block.range().start(),
+                block.range(),
                 GranuleFiller.Counts.SHARED,
                 metrics,
                 context.options().streamMetrics(),
