@@ -1,7 +1,5 @@
 package io.seekwell.physical;
 
-import java.util.concurrent.atomic.AtomicLong;
-
 /**
  * The block memory of one factory: its own hard bound ({@code physicalio.max.memory.limit}) within
  * the JVM's {@link SharedBudget}, and the pages its blocks hold, taken from the JVM's {@link
@@ -12,14 +10,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class MemoryBudget {
 
-  private final long limit;
+  private final ByteBound own;
   private final PagePool pool;
-  private final AtomicLong used = new AtomicLong();
-  private final AtomicLong highWaterMark = new AtomicLong();
 
   /** A factory's budget of {@code limit} bytes, within {@code pool}'s. */
   MemoryBudget(long limit, PagePool pool) {
-    this.limit = limit;
+    this.own = new ByteBound(limit);
     this.pool = pool;
   }
 
@@ -28,28 +24,20 @@ final class MemoryBudget {
    * factory's limit or the JVM's.
    */
   byte[][] tryAllocate(int size) {
-    long now;
-    long next;
-    do {
-      now = used.get();
-      next = now + size;
-      if (next > limit) {
-        return null;
-      }
-    } while (!used.compareAndSet(now, next));
-    byte[][] pages = pool.tryTake(size);
-    if (pages == null) {
-      used.addAndGet(-size);
+    if (!own.tryReserve(size)) {
       return null;
     }
-    highWaterMark.accumulateAndGet(next, Math::max);
+    byte[][] pages = pool.tryTake(size);
+    if (pages == null) {
+      own.release(size);
+    }
     return pages;
   }
 
   /** Gives back the pages of a block of {@code size} bytes, from {@link #tryAllocate}. */
   void free(byte[][] pages, int size) {
     pool.give(pages);
-    used.addAndGet(-size);
+    own.release(size);
   }
 
   /**
@@ -62,12 +50,12 @@ final class MemoryBudget {
 
   /** Bytes that blocks must give back before {@code bytes} more fit in this factory's limit. */
   long ownDeficit(long bytes) {
-    return used.get() + bytes - limit;
+    return own.deficit(bytes);
   }
 
   /** Whether {@code bytes} more fit in this factory's own limit. */
   boolean fitsOwnLimit(long bytes) {
-    return used.get() + bytes <= limit;
+    return own.deficit(bytes) <= 0;
   }
 
   /** The JVM's pool the pages come from. */
@@ -75,17 +63,8 @@ final class MemoryBudget {
     return pool;
   }
 
-  /** Bytes of this factory's blocks now, held or in flight. */
-  long used() {
-    return used.get();
-  }
-
-  /** The most bytes ever counted at once. */
-  long highWaterMark() {
-    return highWaterMark.get();
-  }
-
-  long limit() {
-    return limit;
+  /** This factory's count: bytes of its blocks, held or in flight, against its own limit. */
+  ByteBound own() {
+    return own;
   }
 }

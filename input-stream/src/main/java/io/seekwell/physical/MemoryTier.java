@@ -94,7 +94,7 @@ final class MemoryTier implements Tier, SharedBudget.Reclaimer {
 
   @Override
   public long heldBytes() {
-    return budget.used();
+    return budget.own().used();
   }
 
   /** Puts {@code block}, new and weighing 0 while it fills, in the tier. */
@@ -188,7 +188,7 @@ final class MemoryTier implements Tier, SharedBudget.Reclaimer {
 
   /** Bytes reserved now, held or in flight. */
   long used() {
-    return budget.used();
+    return budget.own().used();
   }
 
   /** The budget of the JVM the tier's memory counts against. */
@@ -198,7 +198,7 @@ final class MemoryTier implements Tier, SharedBudget.Reclaimer {
 
   /** The most bytes ever reserved at once. */
   long highWaterMark() {
-    return budget.highWaterMark();
+    return budget.own().highWaterMark();
   }
 
   /** Stops giving memory to the pool's other users; call before every block is dropped. */

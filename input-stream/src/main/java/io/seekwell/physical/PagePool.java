@@ -92,7 +92,7 @@ final class PagePool {
       if (page.length == PAGE) {
         keep(page);
       } else {
-        budget.release(page.length);
+        budget.bound().release(page.length);
       }
     }
   }
@@ -104,12 +104,12 @@ final class PagePool {
 
   /** Reserves {@code bytes} in the budget, releasing kept pages for them if need be. */
   private boolean reserve(long bytes) {
-    while (!budget.tryReserve(bytes)) {
+    while (!budget.bound().tryReserve(bytes)) {
       if (kept.poll() == null) {
         return false;
       }
       keptPages.decrementAndGet();
-      budget.release(PAGE);
+      budget.bound().release(PAGE);
     }
     return true;
   }
@@ -119,7 +119,7 @@ final class PagePool {
    * free to take); zero or less if they fit now.
    */
   long deficit(long bytes) {
-    return budget.used() - keptPages.get() * PAGE + bytes - budget.limit();
+    return budget.bound().deficit(bytes) - keptBytes();
   }
 
   /** The budget every page counts against. */

@@ -157,12 +157,12 @@ public final class PhysicalIO implements AutoCloseable {
 
   /** Bytes of block memory every factory of the JVM may hold together. */
   public long jvmMemoryLimit() {
-    return blocks.jvmBudget().limit();
+    return blocks.jvmBudget().bound().limit();
   }
 
   /** Bytes of block memory of every factory of the JVM now, pages kept for reuse included. */
   public long jvmMemoryUsed() {
-    return blocks.jvmBudget().used();
+    return blocks.jvmBudget().bound().used();
   }
 
   /** How many objects have state (open streams or cached bytes). */

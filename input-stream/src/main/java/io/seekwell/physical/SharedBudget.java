@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The one bound on block memory in a JVM: every factory's blocks, and the pages kept for reuse
@@ -29,37 +28,17 @@ final class SharedBudget {
     long heldBytes();
   }
 
-  private final long limit;
-  private final AtomicLong used = new AtomicLong();
-  private final AtomicLong highWaterMark = new AtomicLong();
+  private final ByteBound bound;
   private final Set<Reclaimer> reclaimers = ConcurrentHashMap.newKeySet();
 
   /** A budget of {@code limit} bytes. */
   SharedBudget(long limit) {
-    if (limit <= 0) {
-      throw new IllegalArgumentException("A memory budget must be positive: " + limit);
-    }
-    this.limit = limit;
+    this.bound = new ByteBound(limit);
   }
 
-  /** Counts {@code bytes} more, unless that would exceed the limit. */
-  boolean tryReserve(long bytes) {
-    long now;
-    long next;
-    do {
-      now = used.get();
-      next = now + bytes;
-      if (next > limit) {
-        return false;
-      }
-    } while (!used.compareAndSet(now, next));
-    highWaterMark.accumulateAndGet(next, Math::max);
-    return true;
-  }
-
-  /** Counts {@code bytes} less. */
-  void release(long bytes) {
-    used.addAndGet(-bytes);
+  /** The count of the budget's bytes: blocks' pages and pages kept for reuse. */
+  ByteBound bound() {
+    return bound;
   }
 
   /** Lets {@code reclaimer} be asked for memory by the budget's other users. */
@@ -86,19 +65,5 @@ final class SharedBudget {
     for (Held held : largestFirst) {
       held.reclaimer().reclaim(bytes, kind);
     }
-  }
-
-  /** Bytes counted now: blocks' pages and pages kept for reuse. */
-  long used() {
-    return used.get();
-  }
-
-  /** The most bytes ever counted at once. */
-  long highWaterMark() {
-    return highWaterMark.get();
-  }
-
-  long limit() {
-    return limit;
   }
 }

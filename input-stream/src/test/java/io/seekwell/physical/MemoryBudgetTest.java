@@ -22,16 +22,16 @@ class MemoryBudgetTest {
     assertEquals(8 * MIB / PAGE, pages.length);
     assertEquals(8 * MIB / PAGE, pool.pagesMade());
     first.free(pages, 8 * MIB);
-    assertEquals(0, first.used());
+    assertEquals(0, first.own().used());
     assertEquals(8L * MIB, pool.keptBytes());
-    assertEquals(8L * MIB, pool.budget().used());
+    assertEquals(8L * MIB, pool.budget().bound().used());
 
     MemoryBudget second = new MemoryBudget(32L * MIB, pool);
     byte[][] again = second.tryAllocate(4 * MIB + 3 * PAGE);
     assertEquals(8 * MIB / PAGE, pool.pagesMade());
     assertSame(pages[0], again[0]);
-    assertEquals(4L * MIB + 3 * PAGE, second.used());
-    assertEquals(8L * MIB, pool.budget().used());
+    assertEquals(4L * MIB + 3 * PAGE, second.own().used());
+    assertEquals(8L * MIB, pool.budget().bound().used());
   }
 
   @Test
@@ -41,11 +41,11 @@ class MemoryBudgetTest {
     byte[][] pages = budget.tryAllocate(2 * PAGE + 100);
     assertEquals(3, pages.length);
     assertEquals(100, pages[2].length);
-    assertEquals(2L * PAGE + 100, pool.budget().used());
+    assertEquals(2L * PAGE + 100, pool.budget().bound().used());
 
     budget.free(pages, 2 * PAGE + 100);
     assertEquals(2L * PAGE, pool.keptBytes());
-    assertEquals(2L * PAGE, pool.budget().used());
+    assertEquals(2L * PAGE, pool.budget().bound().used());
   }
 
   @Test
@@ -57,13 +57,13 @@ class MemoryBudgetTest {
     byte[][] small = budget.tryAllocate(100);
     assertNotNull(small);
     assertEquals(3L * PAGE, pool.keptBytes());
-    assertEquals(3L * PAGE + 100, pool.budget().used());
+    assertEquals(3L * PAGE + 100, pool.budget().bound().used());
 
     assertNull(budget.tryAllocate(4 * PAGE));
     assertEquals(3L * PAGE, pool.keptBytes());
-    assertEquals(3L * PAGE + 100, pool.budget().used());
-    assertEquals(100, budget.used());
-    assertTrue(pool.budget().highWaterMark() <= 4L * PAGE);
+    assertEquals(3L * PAGE + 100, pool.budget().bound().used());
+    assertEquals(100, budget.own().used());
+    assertTrue(pool.budget().bound().highWaterMark() <= 4L * PAGE);
   }
 
   @Test
@@ -77,8 +77,8 @@ class MemoryBudgetTest {
     assertEquals(PAGE, capped.deficit(PAGE));
     assertNull(other.tryAllocate(3 * PAGE));
     assertEquals(PAGE, other.deficit(3 * PAGE));
-    assertEquals(0, other.used());
+    assertEquals(0, other.own().used());
     assertNotNull(other.tryAllocate(2 * PAGE));
-    assertEquals(4L * PAGE, pool.budget().highWaterMark());
+    assertEquals(4L * PAGE, pool.budget().bound().highWaterMark());
   }
 }

@@ -102,7 +102,7 @@ class SharedMemoryTest {
     assertTrue(
         pool.pagesMade() <= limit / PagePool.PAGE,
         pool.pagesMade() + " pages made for a factory limit of " + limit);
-    assertEquals(pool.keptBytes(), pool.budget().used(), "every block's pages came back");
+    assertEquals(pool.keptBytes(), pool.budget().bound().used(), "every block's pages came back");
   }
 
   @Test
@@ -124,7 +124,7 @@ class SharedMemoryTest {
       }
       assertEquals(MIB, arriving.memoryUsed());
       assertTrue(filling.memoryUsed() <= MIB, filling.memoryUsed() + " bytes left to the first");
-      assertTrue(pool.budget().highWaterMark() <= 2L * MIB);
+      assertTrue(pool.budget().bound().highWaterMark() <= 2L * MIB);
     }
   }
 
@@ -161,13 +161,13 @@ class SharedMemoryTest {
           done += readers.get(pick).read(position + done, bytes, done, length - done);
         }
         assertArrayEquals(Arrays.copyOfRange(content, position, position + length), bytes);
-        assertTrue(pool.budget().used() <= (long) jvmMib * MIB);
+        assertTrue(pool.budget().bound().used() <= (long) jvmMib * MIB);
       }
-      assertTrue(pool.budget().highWaterMark() <= (long) jvmMib * MIB);
+      assertTrue(pool.budget().bound().highWaterMark() <= (long) jvmMib * MIB);
     } finally {
       readers.forEach(ObjectReader::close);
       ios.forEach(PhysicalIO::close);
     }
-    assertEquals(pool.keptBytes(), pool.budget().used(), "every block's pages came back");
+    assertEquals(pool.keptBytes(), pool.budget().bound().used(), "every block's pages came back");
   }
 }
