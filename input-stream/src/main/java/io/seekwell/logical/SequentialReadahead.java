@@ -9,8 +9,9 @@ import java.io.IOException;
  * left (the low-water mark), so the pipeline never drains. Requests grow from the initial size up
  * to the prefetcher's request size at the time; the window doubles with each top-up up to its
  * maximum. A read that does not continue where the last one ended collapses the window. Never asks
- * past the end of the object; a request refused by the memory bound stops the top-up. Not
- * thread-safe: one stream owns it.
+ * past the end of the object. A request refused by the memory bound (which read-ahead never evicts
+ * unread bytes for) halves the request size and the window, down to the initial request size, and
+ * is asked again; refused at that size, it stops the top-up. Not thread-safe: one stream owns it.
  */
 public final class SequentialReadahead implements ReadStrategy {
 
@@ -69,7 +70,11 @@ public final class SequentialReadahead implements ReadStrategy {
     while (frontier < target) {
       long size = Math.min(nextRequestSize, prefetcher.objectLength() - frontier);
       if (!prefetcher.prefetchOnce(ByteRange.ofLength(frontier, size))) {
-        break;
+        if (!shrink()) {
+          break;
+        }
+        target = Math.min(target, Math.max(readerEnd, readerStart + window));
+        continue;
       }
       frontier += size;
       nextRequestSize = Math.min(nextRequestSize * 2, prefetcher.requestSize());
@@ -78,5 +83,21 @@ public final class SequentialReadahead implements ReadStrategy {
     if (issued) {
       window = Math.min(window * 2, maxWindow);
     }
+  }
+
+  /**
+   * Halves the request size and the window after a request found no memory, down to the initial
+   * request size.
+   *
+   * @return false if requests were already as small as they get
+   */
+  private boolean shrink() {
+    long smallest = Math.min(initialSize, prefetcher.requestSize());
+    if (nextRequestSize <= smallest) {
+      return false;
+    }
+    nextRequestSize = Math.max(smallest, nextRequestSize / 2);
+    window = Math.max(initialSize, window / 2);
+    return true;
   }
 }

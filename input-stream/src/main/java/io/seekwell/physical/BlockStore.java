@@ -257,9 +257,13 @@ final class BlockStore implements AutoCloseable {
       long position,
       FetchContext context,
       FetchPurpose purpose) {
-    for (ByteRange part : parts) {
+    for (int i = 0; i < parts.size(); i++) {
+      ByteRange part = parts.get(i);
       Block block = memory.admit(blocks, part, purpose);
       if (block == null) {
+        if (purpose.isPrefetch()) {
+          refused(blocks, parts.subList(i, parts.size()));
+        }
         return !part.contains(position);
       }
       if (purpose.isPrefetch()) {
@@ -270,6 +274,17 @@ final class BlockStore implements AutoCloseable {
       tiers.fill(block, context);
     }
     return true;
+  }
+
+  /** Counts and logs the {@code parts} of a prefetch no memory was found for. */
+  private void refused(ObjectBlocks blocks, List<ByteRange> parts) {
+    long bytes = parts.stream().mapToLong(ByteRange::length).sum();
+    metrics.add(Metric.PREFETCHED_BYTES_REFUSED, bytes);
+    LOG.debug(
+        "{}: no memory to fetch {} ahead ({} bytes); not fetched",
+        blocks.key().location(),
+        parts,
+        bytes);
   }
 
   /** See {@link MemoryTier#readThrough}. */

@@ -91,6 +91,35 @@ class SequentialReadaheadTest {
   }
 
   @Test
+  void aRefusedRequestIsAskedAgainSmallerDownToTheInitialSizeBeforeTheTopUpStops()
+      throws IOException {
+    long length = 256 * MIB;
+    RecordingPrefetcher recorder = recorder(length);
+    SequentialReadahead readahead = readahead(recorder, true);
+    long position = 0;
+    for (; position < 32 * MIB; position += MIB) {
+      readahead.beforeRead(position, MIB);
+    }
+    assertEquals(8 * MIB, recorder.prefetched.get(recorder.prefetched.size() - 1).length());
+    int before = recorder.prefetched.size();
+    // Memory is short: only requests of up to 3 MiB still fit.
+    recorder.refusingAbove = 3 * MIB;
+    for (; position < 96 * MIB; position += MIB) {
+      readahead.beforeRead(position, MIB);
+      assertTrue(frontier(recorder) > position + MIB, "read-ahead goes on at " + position);
+    }
+    List<ByteRange> later = recorder.prefetched.subList(before, recorder.prefetched.size());
+    assertTrue(later.stream().allMatch(range -> range.length() == 2 * MIB), later.toString());
+    // Not even the initial size fits: the top-up stops, nothing is recorded.
+    recorder.refusingAbove = MIB;
+    int stopped = recorder.prefetched.size();
+    for (long end = frontier(recorder); position < end + 16 * MIB; position += MIB) {
+      readahead.beforeRead(position, MIB);
+    }
+    assertEquals(stopped, recorder.prefetched.size());
+  }
+
+  @Test
   void requestsGrowToTheRequestSizeThePrefetcherGivesAtTheTime() throws IOException {
     long length = 1024 * MIB;
     RecordingPrefetcher recorder = recorder(length);

@@ -36,6 +36,12 @@ public enum Metric {
    */
   PREFETCHED_BYTES_UNUSED,
   /**
+   * Bytes asked for ahead of any read that were not fetched because no memory could be found for
+   * them without evicting what readers have not used yet; sequential read-ahead shrinks its
+   * requests before it gives up.
+   */
+  PREFETCHED_BYTES_REFUSED,
+  /**
    * Bytes that reads' own misses carried beyond {@code physicalio.readaheadbytes}, because the link
    * transfers them in a tenth of its time to first byte ({@code physicalio.miss.max.bytes}).
    */

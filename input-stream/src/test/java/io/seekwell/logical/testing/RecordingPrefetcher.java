@@ -23,6 +23,9 @@ public final class RecordingPrefetcher implements Prefetcher {
   /** When set, prefetches find no memory: refused, not recorded. */
   public volatile boolean refusing;
 
+  /** Prefetches longer than this find no memory: refused, not recorded. */
+  public volatile long refusingAbove = Long.MAX_VALUE;
+
   /** What {@link #requestSize()} answers: 8 MiB unless set. */
   public volatile long requestSize = 8L << 20;
 
@@ -71,7 +74,7 @@ public final class RecordingPrefetcher implements Prefetcher {
 
   @Override
   public boolean prefetch(ByteRange range) {
-    if (refusing) {
+    if (refusing || range.length() > refusingAbove) {
       return false;
     }
     prefetched.add(range);
