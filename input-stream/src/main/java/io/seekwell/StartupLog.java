@@ -24,28 +24,33 @@ final class StartupLog {
    */
   static void announce(
       S3SeekableInputStreamConfiguration configuration, long jvmMemoryLimit, List<String> formats) {
-    PhysicalIOConfiguration physical = configuration.physicalIO();
-    String settings =
-        "memory limit "
-            + physical.maxMemoryLimit()
-            + " bytes, within the JVM's "
-            + jvmMemoryLimit
-            + " bytes for every factory (seekwell.memory.limit), requests of "
-            + physical.targetRequestSize()
-            + " bytes (up to "
-            + physical.largestRequestSize()
-            + " on a fast link), metadata kept "
-            + physical.metadataCacheTtl()
-            + ", up to "
-            + configuration.client().maxAttempts()
-            + " attempts, hedging "
-            + (configuration.client().hedgeMaxCopies() > 0 ? "on" : "off")
-            + ", format plug-ins "
-            + formats;
+    String settings = settings(configuration, jvmMemoryLimit, formats);
     if (ANNOUNCED.compareAndSet(false, true)) {
       LOG.info("Seekwell {} reads from S3: {}", Version.current(), settings);
     } else {
       LOG.debug("Seekwell {} stream factory: {}", Version.current(), settings);
     }
+  }
+
+  /** The main settings, as the startup line gives them. */
+  static String settings(
+      S3SeekableInputStreamConfiguration configuration, long jvmMemoryLimit, List<String> formats) {
+    PhysicalIOConfiguration physical = configuration.physicalIO();
+    return "memory limit "
+        + physical.maxMemoryLimit()
+        + " bytes, within the JVM's "
+        + jvmMemoryLimit
+        + " bytes for every factory (seekwell.memory.limit), requests of "
+        + physical.targetRequestSize()
+        + " bytes (up to "
+        + physical.largestRequestSize()
+        + " on a fast link), metadata kept "
+        + physical.metadataCacheTtl()
+        + ", up to "
+        + configuration.client().maxAttempts()
+        + " attempts, hedging "
+        + (configuration.client().hedgeMaxCopies() > 0 ? "on" : "off")
+        + ", format plug-ins "
+        + formats;
   }
 }
