@@ -10,7 +10,9 @@ import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectLocation;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -91,11 +93,13 @@ import org.slf4j.LoggerFactory;
  * <p><b>Who calls what, from which thread.</b> Stream threads (one or several per stream: a
  * stream's positional reads may run concurrently) read through {@link ObjectReader}: {@link #fetch}
  * (which takes the object's plan lock while planning, never during I/O), {@link #touch}, and {@link
- * #get} for direct reads. Fetch threads fill blocks through the tiers and {@link #get}; waiters of
- * a block are completed on the fetch thread that received their bytes. Any thread may call {@link
- * #release}, {@link #invalidate(ObjectLocation)}, {@link ObjectIndex#changed} and {@link #close}.
- * The memory tier's eviction lock is taken only when a reservation does not fit, and never while
- * waiting for I/O; there is no lock on the path of a read of cached bytes.
+ * #getAsync} for direct reads ({@link DirectRead}: GETs on fetch threads straight into the caller's
+ * buffer, the stream thread waiting for all of them). Fetch threads fill blocks through the tiers
+ * and {@link Fetcher#get}; waiters of a block are completed on the fetch thread that received their
+ * bytes. Any thread may call {@link #release}, {@link #invalidate(ObjectLocation)}, {@link
+ * ObjectIndex#changed} and {@link #close}. The memory tier's eviction lock is taken only when a
+ * reservation does not fit, and never while waiting for I/O; there is no lock on the path of a read
+ * of cached bytes.
  *
  * <p><b>Versions.</b> Every GET of a version carries its ETag as {@code If-Match} once known; a
  * response naming another version, or a 412, drops the version's blocks and metadata ({@link
@@ -109,6 +113,7 @@ import org.slf4j.LoggerFactory;
 final class BlockStore implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(BlockStore.class);
+  private static final NavigableMap<Long, Block> EMPTY = Collections.emptyNavigableMap();
 
   private final RequestPlanner planner;
   private final MemoryTier memory;
@@ -287,6 +292,11 @@ final class BlockStore implements AutoCloseable {
         bytes);
   }
 
+  /** {@code range} split into GETs as a missing range is: by the request size at the time. */
+  List<ByteRange> split(ByteRange range) {
+    return planner.missingParts(range, EMPTY);
+  }
+
   /** See {@link MemoryTier#readThrough}. */
   void readThrough(Block block) {
     memory.readThrough(block);
@@ -301,12 +311,6 @@ final class BlockStore implements AutoCloseable {
   CompletableFuture<Void> getAsync(
       ObjectBlocks blocks, ByteRange range, FetchContext context, Fetcher.BodyReader reader) {
     return fetcher.getAsync(blocks, range, context, reader);
-  }
-
-  /** See {@link Fetcher#get}: the one GET routine. */
-  void get(ObjectBlocks blocks, ByteRange range, FetchContext context, Fetcher.BodyReader reader)
-      throws IOException {
-    fetcher.get(blocks, range, context, reader);
   }
 
   /** Counts a GET sent because a read needed its bytes at once. */

@@ -5,7 +5,6 @@ import io.seekwell.common.concurrent.Futures;
 import io.seekwell.common.object.ObjectChangedException;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -13,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -25,9 +25,6 @@ import java.util.concurrent.TimeoutException;
  * notes.
  */
 public final class ObjectReader implements AutoCloseable {
-
-  /** The scratch size for copying a direct read into a buffer without an array. */
-  private static final int DIRECT_CHUNK = 64 * 1024;
 
   private final BlockStore store;
   private final ObjectBlocks blocks;
@@ -200,50 +197,39 @@ public final class ObjectReader implements AutoCloseable {
     return block;
   }
 
-  /** Reads {@code [position, position + length)} with one GET, bypassing the cache. */
+  /**
+   * Reads {@code [position, position + length)} straight into {@code buffer}, bypassing the cache
+   * (see {@link DirectRead}), and waits for every GET it sent: each has its own deadlines (the read
+   * timeout for its response, the object client's for its body), and none may write into the buffer
+   * once the caller has it back.
+   */
   private void readDirect(long position, byte[] buffer, int offset, int length) throws IOException {
-    ByteRange range = ByteRange.ofLength(position, length);
-    store.countDemandGet();
-    store.get(blocks, range, context, body -> readFully(body, range, buffer, offset));
+    CompletableFuture<Void> read =
+        readDirect(ByteRange.ofLength(position, length), ByteBuffer.wrap(buffer), offset);
+    try {
+      read.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      InterruptedIOException interrupted =
+          new InterruptedIOException("Interrupted while reading " + describe());
+      interrupted.initCause(e);
+      throw interrupted;
+    } catch (ExecutionException e) {
+      throw Futures.asIoException(e);
+    }
   }
 
   /**
-   * Reads {@code range} with one GET on a fetch thread straight into {@code target} at {@code
-   * index}, bypassing the cache: for bytes no memory could be found for. The caller's buffer holds
-   * them, so they count against no budget.
+   * Reads {@code range} straight into {@code target} at {@code index}, bypassing the cache: for
+   * bytes no memory could be found for. GETs of at most the request size, a few at a time on the
+   * fetch threads ({@link DirectRead}); the future completes once every one of them has ended. The
+   * caller's buffer holds the bytes, so they count against no budget.
    */
   public CompletableFuture<Void> readDirect(ByteRange range, ByteBuffer target, int index) {
     if (closed) {
       return CompletableFuture.failedFuture(new IOException(describe() + ": the reader is closed"));
     }
-    store.countDemandGet();
-    return store.getAsync(
-        blocks,
-        range,
-        context,
-        body -> {
-          if (target.hasArray()) {
-            readFully(body, range, target.array(), target.arrayOffset() + index);
-            return;
-          }
-          byte[] chunk = new byte[(int) Math.min(range.length(), DIRECT_CHUNK)];
-          for (long done = 0; done < range.length(); ) {
-            int n = (int) Math.min(chunk.length, range.length() - done);
-            readFully(body, ByteRange.ofLength(range.start() + done, n), chunk, 0);
-            target.put(index + (int) done, chunk, 0, n);
-            done += n;
-          }
-        });
-  }
-
-  private void readFully(InputStream body, ByteRange range, byte[] buffer, int offset)
-      throws IOException {
-    int length = (int) range.length();
-    int n = body.readNBytes(buffer, offset, length);
-    if (n < length) {
-      throw new EOFException(
-          "GET " + describe() + " " + range + " ended after " + n + " of " + length + " bytes");
-    }
+    return DirectRead.start(store, blocks, context, range, target, index);
   }
 
   private InterruptedIOException timedOut(ByteRange range, Throwable failure) {
