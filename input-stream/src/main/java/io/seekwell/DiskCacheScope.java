@@ -1,6 +1,6 @@
 package io.seekwell;
 
-import io.seekwell.physical.DiskCaches;
+import io.seekwell.physical.disk.DiskCaches;
 
 /**
  * Where stream factories share disk caches: the factories given one scope that name one disk cache

@@ -21,7 +21,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * readers copy out whatever has arrived. Thread-safe: one writer, many readers. Pinning, weight and
  * release follow the rules in {@link BlockStore}'s design notes.
  */
-final class Block {
+public final class Block {
 
   private static final int RELEASED = -1;
 
@@ -85,11 +85,11 @@ final class Block {
     this.budget = budget;
   }
 
-  BlockKey key() {
+  public BlockKey key() {
     return key;
   }
 
-  ByteRange range() {
+  public ByteRange range() {
     return range;
   }
 
@@ -104,7 +104,7 @@ final class Block {
   }
 
   /** Whether the block was fetched ahead for a scan of an object longer than {@code length}. */
-  boolean isScanBeyond(long length) {
+  public boolean isScanBeyond(long length) {
     return isForScan() && key.owner().length() > length;
   }
 
@@ -118,7 +118,7 @@ final class Block {
     return consumedTo == size;
   }
 
-  boolean isComplete() {
+  public boolean isComplete() {
     return filled == size;
   }
 
@@ -178,7 +178,7 @@ final class Block {
   }
 
   /** Writes a block's next bytes into its pages, in place. */
-  interface Filler {
+  public interface Filler {
     /**
      * Writes up to {@code length} bytes at {@code offset} of {@code array}, which are the bytes of
      * the block from its byte {@code at} on; they never cross the end of {@code array}'s page.
@@ -195,7 +195,7 @@ final class Block {
    *
    * @return how many bytes arrived
    */
-  int fillInPlace(Filler filler) throws IOException {
+  public int fillInPlace(Filler filler) throws IOException {
     int before = filled;
     while (filled < size) {
       int at = filled;
@@ -213,7 +213,7 @@ final class Block {
   }
 
   /** How many of the block's bytes have arrived. */
-  int filled() {
+  public int filled() {
     return filled;
   }
 

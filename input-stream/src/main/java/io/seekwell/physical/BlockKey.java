@@ -5,4 +5,4 @@ package io.seekwell.physical;
  * identity, so blocks of a version that was detached (see {@link BlockStore#retain}) never collide
  * with blocks of its successor.
  */
-record BlockKey(ObjectBlocks owner, long start) {}
+public record BlockKey(ObjectBlocks owner, long start) {}

@@ -9,7 +9,7 @@ import java.util.Set;
  * Blocks one user pins for a while, each once, and unpins together. Not thread-safe: one thread
  * gathers the pins; whoever holds the set afterwards releases it.
  */
-final class BlockPins {
+public final class BlockPins {
 
   private final Set<Block> pinned = Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -26,17 +26,17 @@ final class BlockPins {
   }
 
   /** The blocks pinned, as an immutable list to release later ({@link #release(List)}). */
-  List<Block> toList() {
+  public List<Block> toList() {
     return List.copyOf(pinned);
   }
 
   /** Unpins every block pinned here. */
-  void release() {
+  public void release() {
     pinned.forEach(Block::unpin);
   }
 
   /** Unpins every block of {@code blocks}. */
-  static void release(List<Block> blocks) {
+  public static void release(List<Block> blocks) {
     blocks.forEach(Block::unpin);
   }
 }

@@ -15,7 +15,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * never global. Thread-safe; the count of open streams changes only inside the {@link BlockStore}
  * index's {@code compute} (see its design notes).
  */
-final class ObjectBlocks {
+public final class ObjectBlocks {
 
   private final ObjectKey key;
   private final long length;
@@ -32,7 +32,7 @@ final class ObjectBlocks {
     this.etag = new AtomicReference<>(key.etag());
   }
 
-  ObjectKey key() {
+  public ObjectKey key() {
     return key;
   }
 
@@ -93,7 +93,7 @@ final class ObjectBlocks {
    * neighbours, each block pinned once into {@code pins}; null if some byte is not in a complete
    * block or more than {@code maxBlocks} blocks hold them (the pins taken stay in {@code pins}).
    */
-  List<HeldBytes> pinHeld(Block near, long start, long end, int maxBlocks, BlockPins pins) {
+  public List<HeldBytes> pinHeld(Block near, long start, long end, int maxBlocks, BlockPins pins) {
     List<HeldBytes> held = new ArrayList<>();
     long position = start;
     while (position < end && held.size() < maxBlocks) {

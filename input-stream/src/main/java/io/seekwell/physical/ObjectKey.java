@@ -7,14 +7,14 @@ import io.seekwell.common.object.ObjectLocation;
  * two versions, or fetched with two keys, are never mixed. An object opened knowing only its length
  * has a null ETag here: its {@link ObjectBlocks} learn the version from the first GET response.
  */
-record ObjectKey(ScopedLocation scope, String etag, long length) {
+public record ObjectKey(ScopedLocation scope, String etag, long length) {
 
   /** The key of an object opened by length, whose version the first GET response pins. */
   static ObjectKey byLength(ScopedLocation scope, long length) {
     return new ObjectKey(scope, null, length);
   }
 
-  ObjectLocation location() {
+  public ObjectLocation location() {
     return scope.location();
   }
 

@@ -8,6 +8,8 @@ import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.common.object.RequestOptions;
+import io.seekwell.physical.disk.DiskCaches;
+import io.seekwell.physical.disk.UsableSpace;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 

@@ -12,7 +12,7 @@ import io.seekwell.common.object.RequestOptions;
  * @param location the object
  * @param customerKeyMd5 the base64 MD5 of the SSE-C key the requests carry, or empty for none
  */
-record ScopedLocation(ObjectLocation location, String customerKeyMd5) {
+public record ScopedLocation(ObjectLocation location, String customerKeyMd5) {
 
   static ScopedLocation of(ObjectLocation location, RequestOptions options) {
     return new ScopedLocation(

@@ -12,7 +12,7 @@ package io.seekwell.physical;
  * fails reads or writes nothing and says so in its own metrics and log, and the GET serves the
  * bytes.
  */
-interface Tier extends AutoCloseable {
+public interface Tier extends AutoCloseable {
 
   /**
    * Fills {@code block}, from its first missing byte on, with what this tier holds of its object

@@ -3,13 +3,15 @@ package io.seekwell.physical;
 import io.seekwell.common.object.RequestOptions;
 
 /** The fetch contexts of the physical layer's tests: no request options, no GET watched. */
-final class Contexts {
+public final class Contexts {
 
   /** For an object declared immutable: the disk tier may keep and serve it. */
-  static final FetchContext IMMUTABLE = new FetchContext(RequestOptions.none(), range -> {}, true);
+  public static final FetchContext IMMUTABLE =
+      new FetchContext(RequestOptions.none(), range -> {}, true);
 
   /** For an object that may change: it never touches the disk. */
-  static final FetchContext MUTABLE = new FetchContext(RequestOptions.none(), range -> {}, false);
+  public static final FetchContext MUTABLE =
+      new FetchContext(RequestOptions.none(), range -> {}, false);
 
   private Contexts() {}
 }

@@ -14,6 +14,8 @@ import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectLocation;
+import io.seekwell.physical.disk.DiskCaches;
+import io.seekwell.physical.disk.UsableSpace;
 import io.seekwell.testing.ForwardingObjectClient;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;

@@ -9,6 +9,8 @@ import io.seekwell.PhysicalIOConfiguration;
 import io.seekwell.common.concurrent.Ticker;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectLocation;
+import io.seekwell.physical.disk.DiskCaches;
+import io.seekwell.physical.disk.UsableSpace;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
 import java.io.IOException;
