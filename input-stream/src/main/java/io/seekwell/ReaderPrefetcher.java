@@ -15,11 +15,26 @@ final class ReaderPrefetcher implements Prefetcher {
   private final S3URI uri;
   private final ObjectReader reader;
   private final LongSupplier mergeGap;
+  private final long largestRequest;
 
-  ReaderPrefetcher(S3URI uri, ObjectReader reader, LongSupplier mergeGap) {
+  /**
+   * A prefetcher over {@code reader}, merging ranges by {@code mergeGap}, whose read-ahead requests
+   * grow to the reader's request size but never past {@code largestRequest}.
+   */
+  ReaderPrefetcher(S3URI uri, ObjectReader reader, LongSupplier mergeGap, long largestRequest) {
     this.uri = uri;
     this.reader = reader;
     this.mergeGap = mergeGap;
+    this.largestRequest = largestRequest;
+  }
+
+  /**
+   * The largest read-ahead request for a factory of {@code memoryLimit} bytes: a sixteenth of it,
+   * at least 1 MiB, so that a small memory limit keeps many smaller GETs in flight rather than a
+   * couple of large ones (the read-ahead window is at most half the limit).
+   */
+  static long largestRequest(long memoryLimit) {
+    return Math.max(1L << 20, memoryLimit / 16);
   }
 
   @Override
@@ -34,7 +49,7 @@ final class ReaderPrefetcher implements Prefetcher {
 
   @Override
   public long requestSize() {
-    return reader.requestSize();
+    return Math.min(reader.requestSize(), largestRequest);
   }
 
   @Override

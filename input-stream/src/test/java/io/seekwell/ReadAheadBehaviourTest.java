@@ -163,9 +163,8 @@ class ReadAheadBehaviourTest {
   void aScanOfALargeObjectHoldsOnlyItsReadAheadAndAnArrayOrTwoForReuse() throws IOException {
     configureMemory("64MB");
     scan("scan.bin", put("scan.bin", 96 * MIB));
-    // At most: the window (half the limit, 32 MiB), the 8 MiB block being read, and 8 MiB of
-    // arrays kept for reuse (an eighth of the limit). Without dropping read-through blocks the
-    // cache would fill up to its 64 MiB limit.
+    // At most: the window (half the limit, 32 MiB) and the block being read. Without dropping
+    // read-through blocks the cache would fill up to its 64 MiB limit.
     S3SeekableInputStreamFactory.MemoryUsage memory = factory.getMemoryUsage();
     assertTrue(memory.highWaterMark() <= 48L * MIB, "high-water " + memory.highWaterMark());
     assertTrue(memory.used() <= 8L * MIB, "left after the scan: " + memory.used());
@@ -175,6 +174,15 @@ class ReadAheadBehaviourTest {
       again.read();
     }
     assertEquals(getsOfTheScan + 1, gets().size(), "a second scan fetches again");
+  }
+
+  @Test
+  void aSmallMemoryLimitKeepsReadAheadRequestsToASixteenthOfIt() throws IOException {
+    configureMemory("32MB");
+    scan("narrow.bin", put("narrow.bin", 64 * MIB));
+    List<ByteRange> gets = gets();
+    assertTrue(gets.stream().allMatch(get -> get.length() <= 2 * MIB), gets.toString());
+    assertTrue(gets.stream().anyMatch(get -> get.length() == 2 * MIB), gets.toString());
   }
 
   @Test

@@ -18,8 +18,9 @@ public interface Prefetcher {
   long objectLength();
 
   /**
-   * The size the store's GETs are split into now; a read-ahead that grows its requests grows them
-   * up to this. It may change as GETs show how fast the link is.
+   * The size a read-ahead that grows its requests grows them up to: the size the store's GETs are
+   * split into now, or less with a small memory limit. It may change as GETs show how fast the link
+   * is.
    */
   long requestSize();
 
