@@ -29,12 +29,12 @@ final class ReaderPrefetcher implements Prefetcher {
   }
 
   /**
-   * The largest read-ahead request for a factory of {@code memoryLimit} bytes: a sixteenth of it,
-   * at least 1 MiB, so that a small memory limit keeps many smaller GETs in flight rather than a
-   * couple of large ones (the read-ahead window is at most half the limit).
+   * The largest read-ahead request for a factory of {@code memoryLimit} bytes: an eighth of it, at
+   * least 1 MiB, so that the read-ahead window (at most half the limit) holds four requests in
+   * flight, not one or two large ones, when the limit is small.
    */
   static long largestRequest(long memoryLimit) {
-    return Math.max(1L << 20, memoryLimit / 16);
+    return Math.max(1L << 20, memoryLimit / 8);
   }
 
   @Override

@@ -78,7 +78,9 @@ class RequestSizeTest {
     store.put(LOCATION, content);
     S3SeekableInputStreamConfiguration configuration =
         S3SeekableInputStreamConfiguration.fromConfiguration(
-            ConnectorConfiguration.of(Map.of("physicalio.max.memory.limit", "1GB")));
+            ConnectorConfiguration.of(
+                // No hedged GETs: a machine that stalls would otherwise send a GET twice.
+                Map.of("physicalio.max.memory.limit", "1GB", "client.hedge.max.copies", "0")));
     byte[] read = new byte[LENGTH];
     try (S3SeekableInputStreamFactory factory =
             new S3SeekableInputStreamFactory(

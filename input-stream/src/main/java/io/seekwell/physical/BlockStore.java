@@ -66,8 +66,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Eviction tiers.</b> When a reservation does not fit, the memory tier takes complete blocks,
  * coldest first: first those readers are done with (read to their end, or of objects no stream has
- * open), then blocks that were read, last prefetched blocks nobody has read. A prefetch may only
- * take the first tier; a read may take all three.
+ * open), then blocks that were read ({@link Victims}). A prefetch may only take the first kind; a
+ * read may take both. Prefetched blocks nobody has read, of an object still open, are never taken:
+ * a read that finds no room goes straight into its caller's buffer ({@link DirectRead}) instead of
+ * having bytes fetched ahead fetched a second time.
  *
  * <p><b>Scans.</b> A block fetched ahead for a stream that reads it once ({@link
  * FetchPurpose#SCAN}: read-ahead, column chunks, vectored ranges), of an object longer than a

@@ -40,14 +40,6 @@ final class MemoryBudget {
     own.release(size);
   }
 
-  /**
-   * Bytes that blocks must give back before {@code bytes} more fit: in this factory's limit, and in
-   * the JVM's (whichever is short of more); zero or less if they fit now.
-   */
-  long deficit(long bytes) {
-    return Math.max(ownDeficit(bytes), pool.deficit(bytes));
-  }
-
   /** Bytes that blocks must give back before {@code bytes} more fit in this factory's limit. */
   long ownDeficit(long bytes) {
     return own.deficit(bytes);

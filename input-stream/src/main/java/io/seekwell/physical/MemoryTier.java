@@ -63,7 +63,9 @@ final class MemoryTier implements Tier, SharedBudget.Reclaimer {
    * ({@link Victims}), each kind before the next: its own while its own limit is short, then, while
    * the JVM's is, those of every factory of the pool, the largest holder first ({@link
    * SharedBudget#reclaimFor}). A prefetch may only evict blocks readers are done with; a read may
-   * then evict blocks that were read, and last its own prefetched blocks nobody has read yet.
+   * then evict blocks that were read. Prefetched bytes nobody has read yet are not evicted while
+   * their object is open: a read that finds no other room goes straight into its caller's buffer
+   * ({@link DirectRead}) rather than have them fetched twice.
    */
   Block admit(ObjectBlocks owner, ByteRange part, FetchPurpose purpose) {
     int bytes = Math.toIntExact(part.length());
@@ -72,13 +74,9 @@ final class MemoryTier implements Tier, SharedBudget.Reclaimer {
       if (pages != null || (purpose.isPrefetch() && kind != Victims.DONE_WITH)) {
         break;
       }
-      if (kind == Victims.ANY) {
-        evictFor(bytes, kind, budget::deficit);
-      } else {
-        evictFor(bytes, kind, budget::ownDeficit);
-        if (budget.fitsOwnLimit(bytes)) {
-          jvmBudget().reclaimFor(bytes, kind);
-        }
+      evictFor(bytes, kind, budget::ownDeficit);
+      if (budget.fitsOwnLimit(bytes)) {
+        jvmBudget().reclaimFor(bytes, kind);
       }
       pages = budget.tryAllocate(bytes);
     }

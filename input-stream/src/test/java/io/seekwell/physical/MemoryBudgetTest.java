@@ -74,9 +74,9 @@ class MemoryBudgetTest {
 
     assertNull(capped.tryAllocate(3 * PAGE));
     assertNotNull(capped.tryAllocate(2 * PAGE));
-    assertEquals(PAGE, capped.deficit(PAGE));
+    assertEquals(PAGE, capped.ownDeficit(PAGE));
     assertNull(other.tryAllocate(3 * PAGE));
-    assertEquals(PAGE, other.deficit(3 * PAGE));
+    assertEquals(PAGE, pool.deficit(3 * PAGE));
     assertEquals(0, other.own().used());
     assertNotNull(other.tryAllocate(2 * PAGE));
     assertEquals(4L * PAGE, pool.budget().bound().highWaterMark());
