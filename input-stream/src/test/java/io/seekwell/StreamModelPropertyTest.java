@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.seekwell.client.ObjectClientConfiguration;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectLocation;
@@ -122,10 +123,15 @@ class StreamModelPropertyTest {
     }
   }
 
+  /** A factory whose requests are not hedged: a machine that stalls would otherwise send two. */
   static S3SeekableInputStreamFactory factory(
       ObjectClient client, PhysicalIOConfiguration physicalIO) {
     return new S3SeekableInputStreamFactory(
-        client, S3SeekableInputStreamConfiguration.builder().physicalIO(physicalIO).build());
+        client,
+        S3SeekableInputStreamConfiguration.builder()
+            .physicalIO(physicalIO)
+            .client(ObjectClientConfiguration.builder().hedgeMaxCopies(0).build())
+            .build());
   }
 
   /** The expected behaviour: a byte array and a position. */

@@ -298,9 +298,23 @@ final class BlockStore implements AutoCloseable {
         bytes);
   }
 
-  /** {@code range} split into GETs as a missing range is: by the request size at the time. */
-  List<ByteRange> split(ByteRange range) {
-    return planner.missingParts(range, EMPTY);
+  /**
+   * The GETs of a direct read of {@code range} of {@code blocks}: split as a missing range is, by
+   * the request size at the time; a split is counted ({@link Metric#DIRECT_READS_SPLIT}) and
+   * logged.
+   */
+  List<ByteRange> directParts(ObjectBlocks blocks, ByteRange range) {
+    List<ByteRange> parts = planner.missingParts(range, EMPTY);
+    if (parts.size() > 1) {
+      metrics.increment(Metric.DIRECT_READS_SPLIT);
+      LOG.debug(
+          "{} {}: no memory; read straight into the caller's buffer with {} GETs, {} at a time",
+          blocks.key().location(),
+          range,
+          parts.size(),
+          DirectRead.PARALLEL);
+    }
+    return parts;
   }
 
   /** See {@link MemoryTier#readThrough}. */

@@ -11,8 +11,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A read no block memory was found for, straight into the caller's buffer: GETs split as the
@@ -27,8 +25,6 @@ import org.slf4j.LoggerFactory;
  * and GETs are sent outside it.
  */
 final class DirectRead {
-
-  private static final Logger LOG = LoggerFactory.getLogger(DirectRead.class);
 
   /** The most GETs one direct read sends at once. */
   static final int PARALLEL = 8;
@@ -60,7 +56,7 @@ final class DirectRead {
     this.range = range;
     this.target = target;
     this.index = index;
-    this.waiting = new ArrayDeque<>(store.split(range));
+    this.waiting = new ArrayDeque<>(store.directParts(blocks, range));
   }
 
   /**
@@ -75,14 +71,6 @@ final class DirectRead {
       ByteBuffer target,
       int index) {
     DirectRead read = new DirectRead(store, blocks, context, range, target, index);
-    if (read.waiting.size() > 1) {
-      LOG.debug(
-          "{} {}: no memory; read straight into the caller's buffer with {} GETs, {} at a time",
-          blocks.key().location(),
-          range,
-          read.waiting.size(),
-          PARALLEL);
-    }
     List<ByteRange> first;
     synchronized (read) {
       first = read.take(PARALLEL);

@@ -9,6 +9,7 @@ import io.seekwell.DiskCacheConfiguration;
 import io.seekwell.PhysicalIOConfiguration;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.concurrent.Ticker;
+import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.GetRequest;
 import io.seekwell.common.object.ObjectClient;
@@ -57,11 +58,13 @@ class DirectReadTest {
     store.put(LOCATION, content);
   }
 
-  private static PhysicalIO physicalIO(ObjectClient client) {
+  private PhysicalIO physicalIO(ObjectClient client) {
     return physicalIO(client, NO_MEMORY);
   }
 
-  private static PhysicalIO physicalIO(ObjectClient client, PhysicalIOConfiguration configuration) {
+  private final Metrics metrics = new Metrics();
+
+  private PhysicalIO physicalIO(ObjectClient client, PhysicalIOConfiguration configuration) {
     return new PhysicalIO(
         client,
         configuration,
@@ -69,7 +72,7 @@ class DirectReadTest {
         new DiskCaches(),
         UsableSpace.FILE_STORE,
         new PagePool(new SharedBudget(NO_MEMORY.maxMemoryLimit())),
-        new Metrics(),
+        metrics,
         Ticker.system());
   }
 
@@ -127,6 +130,8 @@ class DirectReadTest {
       next = get.end() + 1;
     }
     assertEquals(content.length - 2, next, "exactly the read");
+    assertEquals(1, metrics.get(Metric.DIRECT_READS_SPLIT));
+    assertEquals(11, metrics.get(Metric.DEMAND_GET_REQUESTS));
     assertEquals(0, store.openContents(), "every body was closed");
   }
 

@@ -42,6 +42,11 @@ public enum Metric {
    */
   PREFETCHED_BYTES_REFUSED,
   /**
+   * Reads no block memory was found for that were longer than one GET may be, and so were split
+   * into GETs of the request size sent a few at a time, straight into the caller's buffer.
+   */
+  DIRECT_READS_SPLIT,
+  /**
    * Bytes that reads' own misses carried beyond {@code physicalio.readaheadbytes}, because the link
    * transfers them in a tenth of its time to first byte ({@code physicalio.miss.max.bytes}).
    */
