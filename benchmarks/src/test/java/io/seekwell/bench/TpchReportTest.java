@@ -127,6 +127,23 @@ class TpchReportTest {
   }
 
   @Test
+  void theExecutorsMemoryIsAtLeastWhatSparkStarts() {
+    Set<String> known = Set.of("executor-memory-mb");
+    assertEquals(
+        2048, TpchBenchmark.executorMemoryMb(Options.parse("TpchBenchmark", known, new String[0])));
+    assertEquals(
+        1024,
+        TpchBenchmark.executorMemoryMb(
+            Options.parse("TpchBenchmark", known, new String[] {"--executor-memory-mb", "1024"})));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            TpchBenchmark.executorMemoryMb(
+                Options.parse(
+                    "TpchBenchmark", known, new String[] {"--executor-memory-mb", "256"})));
+  }
+
+  @Test
   void aTargetWithNothingToJudgeItBySaysSo() {
     TpchPathRuns alone =
         new TpchPathRuns(

@@ -35,7 +35,8 @@ public final class TpchRun {
   /**
    * {@code --path NAME --endpoint URL --access-key K --secret-key S --catalog JDBC-URI --warehouse
    * S3-URI --parquet S3A-URI --scale SF --queries 1,2,… --counters URL --out FILE --results DIR
-   * [--rounds 3] [--seekwell key=value,…]}.
+   * [--rounds 3] [--executor-memory-mb 2048] [--seekwell key=value,…]}: each worker of {@code
+   * local-cluster} has {@code --executor-memory-mb} MB, and its executor as much.
    */
   public static void main(String[] args) throws Exception {
     Arguments arguments =
@@ -51,6 +52,7 @@ public final class TpchRun {
                 "rounds",
                 "queries",
                 "counters",
+                "executor-memory-mb",
                 "seekwell"),
             args);
     TpchPath path = TpchPath.of(arguments.required("path"));
@@ -62,7 +64,11 @@ public final class TpchRun {
     StoreCounters store = new StoreCounters(URI.create(arguments.required("counters")));
     try (SparkSession spark =
             TpchSession.of(arguments)
-                .cluster("tpch-" + path.label(), path, arguments.pairs("seekwell"));
+                .cluster(
+                    "tpch-" + path.label(),
+                    path,
+                    arguments.integer("executor-memory-mb", 2048),
+                    arguments.pairs("seekwell"));
         PrintWriter lines = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
       requireExecutors(spark);
       ExecutorGc gc = ExecutorGc.of(spark.sparkContext());
