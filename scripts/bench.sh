@@ -23,7 +23,10 @@
 # --profile tpch runs TPC-H in Spark (io.seekwell.bench.TpchBenchmark): the 22 queries at --scale
 # (1 by default; 0.01 with --quick) on Iceberg and on S3A, each through Iceberg's or S3A's own
 # stream, AAL and Seekwell, in Spark applications of two executor JVMs, through the s3 latency
-# profile and then on loopback (each query's floor); report: docs/benchmarks-tpch.md.
+# profile and then on loopback (each query's floor); report: docs/benchmarks-tpch.md. Its
+# --executor-memory-mb N (2048 by default) sizes each worker and its executor: local-cluster[2,1,N]
+# and spark.executor.memory; 1024 gives Spark's default 1 GiB executors. The report gives each
+# path's wall time, driver and executor CPU, and the executors' GC time, on both networks.
 # BENCH_JAVA_OPTS adds JVM options to the benchmark JVM, for example
 # BENCH_JAVA_OPTS=-Dorg.slf4j.simpleLogger.log.io.seekwell.client=debug to log each hedge, give-up and retry.
 # For --profile tpch, its -Dspark.* properties are Spark settings of every application, for example

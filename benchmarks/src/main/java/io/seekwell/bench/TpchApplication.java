@@ -23,6 +23,7 @@ final class TpchApplication {
   private final int rounds;
   private final List<String> queries;
   private final Map<String, String> seekwell;
+  private final int executorMemoryMb;
   private final Duration deadline;
   private final Path work;
 
@@ -33,6 +34,7 @@ final class TpchApplication {
       int rounds,
       List<String> queries,
       Map<String, String> seekwell,
+      int executorMemoryMb,
       Duration deadline,
       Path work) {
     this.spark = spark;
@@ -41,6 +43,7 @@ final class TpchApplication {
     this.rounds = rounds;
     this.queries = queries;
     this.seekwell = seekwell;
+    this.executorMemoryMb = executorMemoryMb;
     this.deadline = deadline;
     this.work = work;
   }
@@ -67,7 +70,9 @@ final class TpchApplication {
             "--out",
             out.toString(),
             "--results",
-            work.resolve(name).toString()));
+            work.resolve(name).toString(),
+            "--executor-memory-mb",
+            String.valueOf(executorMemoryMb)));
     if (counters != null) {
       args.addAll(List.of("--counters", counters.toString()));
     }

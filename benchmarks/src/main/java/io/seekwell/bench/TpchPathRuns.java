@@ -62,6 +62,21 @@ record TpchPathRuns(String path, List<TpchQueryRun> emulated, List<TpchQueryRun>
     return median(emulated, query, run -> run.executorCpuMillis() / 1000.0);
   }
 
+  /** The executors' garbage-collection time in the query, in seconds. */
+  double executorGcSeconds(String query) {
+    return median(emulated, query, run -> run.executorGcMillis() / 1000.0);
+  }
+
+  /** The executors' CPU time in the query on loopback, in seconds. */
+  double floorExecutorCpuSeconds(String query) {
+    return median(floor, query, run -> run.executorCpuMillis() / 1000.0);
+  }
+
+  /** The executors' garbage-collection time in the query on loopback, in seconds. */
+  double floorExecutorGcSeconds(String query) {
+    return median(floor, query, run -> run.executorGcMillis() / 1000.0);
+  }
+
   /** The driver's CPU time in the query, in seconds. */
   double driverCpuSeconds(String query) {
     return median(emulated, query, run -> run.driverCpuMillis() / 1000.0);

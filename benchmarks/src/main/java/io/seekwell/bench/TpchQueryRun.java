@@ -10,8 +10,8 @@ import java.util.List;
 /**
  * One query of one round, as a Spark driver of the TPC-H benchmark ({@code TpchRun}) wrote it: its
  * wall time, its answer (row count and digest), the CPU time of the driver and of the executors,
- * and the object GETs and bytes the store's proxy counted (0 on the loopback floor, read without
- * the proxy).
+ * the executors' garbage-collection time, and the object GETs and bytes the store's proxy counted
+ * (0 on the loopback floor, read without the proxy).
  */
 record TpchQueryRun(
     int round,
@@ -21,6 +21,7 @@ record TpchQueryRun(
     String digest,
     long driverCpuMillis,
     long executorCpuMillis,
+    long executorGcMillis,
     long gets,
     long bytes) {
 
@@ -41,10 +42,10 @@ record TpchQueryRun(
     return runs;
   }
 
-  private static TpchQueryRun parse(String line) {
+  static TpchQueryRun parse(String line) {
     String[] fields = line.split("\t");
-    if (fields.length != 9) {
-      throw new IllegalArgumentException("Not a line of 9 fields: " + line);
+    if (fields.length != 10) {
+      throw new IllegalArgumentException("Not a line of 10 fields: " + line);
     }
     return new TpchQueryRun(
         Integer.parseInt(fields[0]),
@@ -55,6 +56,7 @@ record TpchQueryRun(
         Long.parseLong(fields[5]),
         Long.parseLong(fields[6]),
         Long.parseLong(fields[7]),
-        Long.parseLong(fields[8]));
+        Long.parseLong(fields[8]),
+        Long.parseLong(fields[9]));
   }
 }

@@ -15,9 +15,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The TPC-H benchmark's report: whether every path answered alike ({@link TpchAnswers}), totals and
- * per-query tables of every path (wall time against its own floor, GETs, bytes, CPU), and the
- * targets of Seekwell's paths, met or missed, each against the peers of its table format. Not
- * thread-safe: one run builds it.
+ * per-query tables of every path (wall time against its own floor, GETs, bytes, CPU, GC), the
+ * floor's totals, and the targets of Seekwell's paths, met or missed, each against the peers of its
+ * table format. Not thread-safe: one run builds it.
  */
 final class TpchReport {
 
@@ -46,6 +46,14 @@ final class TpchReport {
     StringBuilder out = new StringBuilder("# TPC-H in Spark\n\n").append(setup).append("\n\n");
     out.append("## Answers\n\n").append(new TpchAnswers(queries, paths).markdown()).append('\n');
     out.append("## Totals\n\n").append(totals()).append('\n');
+    if (paths.stream().anyMatch(TpchPathRuns::hasFloor)) {
+      out.append("## The floor\n\n")
+          .append(
+              "The same queries with the store on loopback: totals of the medians of the"
+                  + " rounds.\n\n")
+          .append(floors())
+          .append('\n');
+    }
     out.append("## Targets\n\n").append(options.targetsOrSmokeNote(this::targets)).append('\n');
     out.append("## Wall time per query\n\n")
         .append(
@@ -65,6 +73,12 @@ final class TpchReport {
             "Seconds of CPU both executor JVMs used, every thread counted (the median of the"
                 + " rounds).\n\n")
         .append(perQuery((path, query) -> decimal(path.executorCpuSeconds(query))))
+        .append('\n');
+    out.append("## Executor GC per query\n\n")
+        .append(
+            "Seconds both executor JVMs spent in garbage collection while they ran the query's"
+                + " tasks (Spark's `jvmGcTime`, the median of the rounds).\n\n")
+        .append(perQuery((path, query) -> decimal(path.executorGcSeconds(query))))
         .append('\n');
     return out.toString();
   }
@@ -89,7 +103,8 @@ final class TpchReport {
             "GETs",
             "MB",
             "driver CPU s",
-            "executor CPU s");
+            "executor CPU s",
+            "executor GC s");
     for (TpchPathRuns path : paths) {
       double seconds = TpchPathRuns.total(queries, path::seconds);
       Optional<Double> floor = floorTotal(path);
@@ -102,7 +117,23 @@ final class TpchReport {
           number(TpchPathRuns.total(queries, path::gets)),
           number(TpchPathRuns.total(queries, path::megabytes)),
           decimal(TpchPathRuns.total(queries, path::driverCpuSeconds)),
-          decimal(TpchPathRuns.total(queries, path::executorCpuSeconds)));
+          decimal(TpchPathRuns.total(queries, path::executorCpuSeconds)),
+          decimal(TpchPathRuns.total(queries, path::executorGcSeconds)));
+    }
+    return table.toString();
+  }
+
+  /** The floor's totals of the paths that ran it: time, executor CPU and executor GC. */
+  private String floors() {
+    MarkdownTable table = new MarkdownTable("path", "floor s", "executor CPU s", "executor GC s");
+    for (TpchPathRuns path : paths) {
+      if (path.hasFloor()) {
+        table.row(
+            path.path(),
+            decimal(TpchPathRuns.total(queries, path::floorSeconds)),
+            decimal(TpchPathRuns.total(queries, path::floorExecutorCpuSeconds)),
+            decimal(TpchPathRuns.total(queries, path::floorExecutorGcSeconds)));
+      }
     }
     return table.toString();
   }
@@ -160,6 +191,16 @@ final class TpchReport {
                   seekwell::executorCpuSeconds,
                   query -> best(peers, query, TpchPathRuns::executorCpuSeconds),
                   1.0)));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "- executor GC in total (no target): %s s, the most frugal peer's %s s%n",
+              decimal(TpchPathRuns.total(queries, seekwell::executorGcSeconds)),
+              decimal(
+                  peers.stream()
+                      .mapToDouble(peer -> TpchPathRuns.total(queries, peer::executorGcSeconds))
+                      .min()
+                      .orElseThrow())));
     }
     Optional<TpchPathRuns> aal =
         paths.stream().filter(path -> path.path().equals(AAL_OF.get(seekwell.path()))).findFirst();

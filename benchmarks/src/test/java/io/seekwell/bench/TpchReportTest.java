@@ -98,6 +98,52 @@ class TpchReportTest {
   }
 
   @Test
+  void aLineOfTenFieldsParsesWithTheExecutorsGcTime() {
+    TpchQueryRun run = TpchQueryRun.parse("2\tq06\t1500\t1\tabcd\t300\t2400\t120\t7\t9000");
+
+    assertEquals(new TpchQueryRun(2, "q06", 1500, 1, "abcd", 300, 2400, 120, 7, 9000), run);
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> TpchQueryRun.parse("2\tq06\t1500\t1\tabcd\t300\t2400\t7\t9000"));
+  }
+
+  @Test
+  void totalsAndTheFloorShowExecutorCpuAndGcTime() {
+    // Each query: 2 s, so 2 s of executor CPU and 0.2 s of GC, through S3 and on the floor.
+    String markdown =
+        new TpchReport("setup", FULL_RUN, QUERIES, List.of(path("iceberg-aal", 2000, 10)))
+            .markdown();
+
+    assertTrue(
+        markdown.contains(
+            "| path | time s | floor s | × floor | first round s | GETs | MB | driver CPU s |"
+                + " executor CPU s | executor GC s |"),
+        markdown);
+    assertTrue(markdown.contains("| 2.00 | 4.00 | 0.40 |"), markdown);
+    assertTrue(markdown.contains("## The floor"), markdown);
+    assertTrue(markdown.contains("| path | floor s | executor CPU s | executor GC s |"), markdown);
+    assertTrue(markdown.contains("| iceberg-aal | 4.00 | 4.00 | 0.40 |"), markdown);
+    assertTrue(markdown.contains("## Executor GC per query"), markdown);
+  }
+
+  @Test
+  void theExecutorsMemoryIsAtLeastWhatSparkStarts() {
+    Set<String> known = Set.of("executor-memory-mb");
+    assertEquals(
+        2048, TpchBenchmark.executorMemoryMb(Options.parse("TpchBenchmark", known, new String[0])));
+    assertEquals(
+        1024,
+        TpchBenchmark.executorMemoryMb(
+            Options.parse("TpchBenchmark", known, new String[] {"--executor-memory-mb", "1024"})));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            TpchBenchmark.executorMemoryMb(
+                Options.parse(
+                    "TpchBenchmark", known, new String[] {"--executor-memory-mb", "256"})));
+  }
+
+  @Test
   void aTargetWithNothingToJudgeItBySaysSo() {
     TpchPathRuns alone =
         new TpchPathRuns(
@@ -144,6 +190,7 @@ class TpchReportTest {
   }
 
   private static TpchQueryRun run(String query, long rows, String digest, long millis, long gets) {
-    return new TpchQueryRun(1, query, millis, rows, digest, millis / 2, millis, gets, gets * 1000);
+    return new TpchQueryRun(
+        1, query, millis, rows, digest, millis / 2, millis, millis / 10, gets, gets * 1000);
   }
 }

@@ -16,8 +16,9 @@ import org.apache.spark.sql.SparkSession;
  * Runs TPC-H queries in a fresh Spark application through one read path, {@code --rounds} times in
  * order, and writes a line per query and round to {@code --out}: its wall time, its answer's row
  * count and digest ({@link Answer}), the CPU time of the driver and of the executors ({@link
- * ProcessCpu}), and the GETs and bytes the store's proxy counted ({@link StoreCounters}). The first
- * round's answers go to {@code --results DIR/qNN.txt}.
+ * ProcessCpu}), the executors' GC time ({@link ExecutorGc}), and the GETs and bytes the store's
+ * proxy counted ({@link StoreCounters}). The first round's answers go to {@code --results
+ * DIR/qNN.txt}.
  *
  * <p>Iceberg paths read the tables of the JDBC catalog {@code --catalog}; S3A paths read the
  * Parquet directories {@code --parquet}{@code /TABLE}, as temporary views.
@@ -26,14 +27,16 @@ public final class TpchRun {
 
   /** The header line of {@code --out}: the names of its tab-separated columns. */
   private static final String HEADER =
-      "round\tquery\tmillis\trows\tdigest\tdriver_cpu_ms\texecutor_cpu_ms\tgets\tbytes";
+      "round\tquery\tmillis\trows\tdigest\tdriver_cpu_ms\texecutor_cpu_ms\texecutor_gc_ms\tgets"
+          + "\tbytes";
 
   private TpchRun() {}
 
   /**
    * {@code --path NAME --endpoint URL --access-key K --secret-key S --catalog JDBC-URI --warehouse
    * S3-URI --parquet S3A-URI --scale SF --queries 1,2,… --counters URL --out FILE --results DIR
-   * [--rounds 3] [--seekwell key=value,…]}.
+   * [--rounds 3] [--executor-memory-mb 2048] [--seekwell key=value,…]}: each worker of {@code
+   * local-cluster} has {@code --executor-memory-mb} MB, and its executor as much.
    */
   public static void main(String[] args) throws Exception {
     Arguments arguments =
@@ -49,6 +52,7 @@ public final class TpchRun {
                 "rounds",
                 "queries",
                 "counters",
+                "executor-memory-mb",
                 "seekwell"),
             args);
     TpchPath path = TpchPath.of(arguments.required("path"));
@@ -60,27 +64,34 @@ public final class TpchRun {
     StoreCounters store = new StoreCounters(URI.create(arguments.required("counters")));
     try (SparkSession spark =
             TpchSession.of(arguments)
-                .cluster("tpch-" + path.label(), path, arguments.pairs("seekwell"));
+                .cluster(
+                    "tpch-" + path.label(),
+                    path,
+                    arguments.integer("executor-memory-mb", 2048),
+                    arguments.pairs("seekwell"));
         PrintWriter lines = new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8))) {
       requireExecutors(spark);
+      ExecutorGc gc = ExecutorGc.of(spark.sparkContext());
       register(spark, path, arguments.required("parquet"));
       lines.println(HEADER);
       for (int round = 1; round <= rounds; round++) {
         for (int query : queries) {
           String name = String.format("q%02d", query);
           long[] before = store.settled();
+          long gcBefore = gc.settledMillis();
           ProcessCpu cpu = ProcessCpu.now();
           long start = System.nanoTime();
           List<Row> rows = spark.sql(texts.text(query)).collectAsList();
           long millis = (System.nanoTime() - start) / 1_000_000;
           ProcessCpu used = ProcessCpu.now().since(cpu);
+          long gcMillis = gc.settledMillis() - gcBefore;
           long[] after = store.settled();
           Answer answer = Answer.of(rows);
           if (round == 1) {
             Files.write(results.resolve(name + ".txt"), answer.lines(), StandardCharsets.UTF_8);
           }
           lines.printf(
-              "%d\t%s\t%d\t%d\t%s\t%d\t%d\t%d\t%d%n",
+              "%d\t%s\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d%n",
               round,
               name,
               millis,
@@ -88,6 +99,7 @@ public final class TpchRun {
               answer.digest(),
               used.driverMillis(),
               used.executorMillis(),
+              gcMillis,
               after[0] - before[0],
               after[1] - before[1]);
           lines.flush();

@@ -20,9 +20,6 @@ final class TpchSession {
   /** The executor JVMs of a path's application, of one core each. */
   static final int EXECUTORS = 2;
 
-  /** Each worker's memory: room for an executor of Spark's default size (1 GiB). */
-  private static final int WORKER_MEMORY_MB = 2048;
-
   private final String endpoint;
   private final String accessKey;
   private final String secretKey;
@@ -66,18 +63,22 @@ final class TpchSession {
 
   /**
    * A session reading through {@code path}, on {@value #EXECUTORS} executor JVMs of one core each;
-   * {@code seekwell} settings go to Seekwell's stream on a Seekwell path (as its docs name them:
-   * catalog properties {@code seekwell.*}, Hadoop properties {@code fs.s3a.seekwell.*}).
+   * each worker of {@code executorMemoryMb} MB and its executor as large ({@code
+   * spark.executor.memory}); {@code seekwell} settings go to Seekwell's stream on a Seekwell path
+   * (as its docs name them: catalog properties {@code seekwell.*}, Hadoop properties {@code
+   * fs.s3a.seekwell.*}).
    */
-  SparkSession cluster(String app, TpchPath path, Map<String, String> seekwell) {
+  SparkSession cluster(
+      String app, TpchPath path, int executorMemoryMb, Map<String, String> seekwell) {
     SparkSession.Builder builder =
         SparkSession.builder()
-            .master("local-cluster[" + EXECUTORS + ",1," + WORKER_MEMORY_MB + "]")
+            .master("local-cluster[" + EXECUTORS + ",1," + executorMemoryMb + "]")
             .appName(app)
             // No web UI: several drivers in a row on one host would race for its port.
             .config("spark.ui.enabled", "false")
             // The queries start once every executor has registered.
             .config("spark.cores.max", String.valueOf(EXECUTORS))
+            .config("spark.executor.memory", executorMemoryMb + "m")
             .config("spark.scheduler.minRegisteredResourcesRatio", "1.0")
             .config("spark.scheduler.maxRegisteredResourcesWaitingTime", "120s")
             .config("spark.executor.extraClassPath", System.getProperty("java.class.path"));
