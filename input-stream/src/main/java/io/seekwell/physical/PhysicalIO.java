@@ -162,11 +162,6 @@ public final class PhysicalIO implements AutoCloseable {
     return blocks.jvmBudget().bound().limit();
   }
 
-  /** Bytes of block memory of every factory of the JVM now, pages kept for reuse included. */
-  public long jvmMemoryUsed() {
-    return blocks.jvmBudget().bound().used();
-  }
-
   /** How many objects have state (open streams or cached bytes). */
   public int trackedObjects() {
     return blocks.trackedObjects();
