@@ -15,26 +15,17 @@ final class ReaderPrefetcher implements Prefetcher {
   private final S3URI uri;
   private final ObjectReader reader;
   private final LongSupplier mergeGap;
-  private final long largestRequest;
 
   /**
    * A prefetcher over {@code reader}, merging ranges by {@code mergeGap}, whose read-ahead requests
-   * grow to the reader's request size but never past {@code largestRequest}.
+   * grow to the reader's request size but never past its {@link ObjectReader#largestPrefetch()} (so
+   * that the read-ahead window, at most half the memory limit, holds four requests in flight, not
+   * one or two large ones, when the limit is small).
    */
-  ReaderPrefetcher(S3URI uri, ObjectReader reader, LongSupplier mergeGap, long largestRequest) {
+  ReaderPrefetcher(S3URI uri, ObjectReader reader, LongSupplier mergeGap) {
     this.uri = uri;
     this.reader = reader;
     this.mergeGap = mergeGap;
-    this.largestRequest = largestRequest;
-  }
-
-  /**
-   * The largest read-ahead request for a factory of {@code memoryLimit} bytes: an eighth of it, at
-   * least 1 MiB, so that the read-ahead window (at most half the limit) holds four requests in
-   * flight, not one or two large ones, when the limit is small.
-   */
-  static long largestRequest(long memoryLimit) {
-    return Math.max(1L << 20, memoryLimit / 8);
   }
 
   @Override
@@ -49,7 +40,7 @@ final class ReaderPrefetcher implements Prefetcher {
 
   @Override
   public long requestSize() {
-    return Math.min(reader.requestSize(), largestRequest);
+    return Math.min(reader.requestSize(), reader.largestPrefetch());
   }
 
   @Override
@@ -65,6 +56,11 @@ final class ReaderPrefetcher implements Prefetcher {
   @Override
   public boolean prefetchOnce(ByteRange range) throws IOException {
     return reader.prefetch(range, FetchPurpose.SCAN);
+  }
+
+  @Override
+  public void prefetchInTurn(ByteRange range) throws IOException {
+    reader.prefetchInTurn(range);
   }
 
   @Override

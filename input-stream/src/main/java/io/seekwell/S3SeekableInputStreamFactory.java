@@ -197,12 +197,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
             ? physicalIO.open(uri.location(), information.objectLength().getAsLong(), context)
             : physicalIO.open(uri.location(), metadata(uri, information), context);
     try {
-      Prefetcher prefetcher =
-          new ReaderPrefetcher(
-              uri,
-              reader,
-              physicalIO::mergeGap,
-              ReaderPrefetcher.largestRequest(configuration.physicalIO().maxMemoryLimit()));
+      Prefetcher prefetcher = new ReaderPrefetcher(uri, reader, physicalIO::mergeGap);
       ReadStrategy strategy = strategies.select(uri, information.inputPolicy(), prefetcher);
       // An announced object will be read, like the ones prefetched after it: whole if small.
       if (announced.containsKey(uri) || strategy.fetchesSmallObjectWhole()) {

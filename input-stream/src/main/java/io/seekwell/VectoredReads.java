@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
@@ -22,8 +21,9 @@ import java.util.function.LongSupplier;
  * into runs that the physical layer splits into GETs of equal parts of at most the target request
  * size (a range may so complete from two GETs), sends them all at once, and completes each range's
  * future as soon as its own bytes are in, on the thread that received them, so no thread waits per
- * range. Ranges no memory can be found for are read with GETs of their own on fetch threads,
- * straight into their buffers. Thread-safe; one per factory.
+ * range. Bytes no memory can be found for are read with GETs of their own on fetch threads,
+ * straight into their range's buffer; the rest of the range is copied from the blocks that hold it.
+ * Thread-safe; one per factory.
  */
 final class VectoredReads {
 
@@ -83,20 +83,18 @@ final class VectoredReads {
     ByteBuffer buffer = allocate.apply(range.getLength());
     int index = buffer.position();
     ByteRange bytes = ByteRange.ofLength(range.getOffset(), range.getLength());
-    CompletableFuture<Void> copied = reader.copyWhenArrived(bytes, buffer, index);
-    if (copied == null) {
-      copied = reader.readDirect(bytes, buffer, index);
-    }
-    copied.whenComplete(
-        (ignored, failure) -> {
-          if (failure == null) {
-            buffer.limit(index + range.getLength()).position(index);
-            range.getByteBuffer().complete(buffer);
-          } else {
-            release.accept(buffer);
-            range.getByteBuffer().completeExceptionally(Futures.unwrap(failure));
-          }
-        });
+    reader
+        .readInto(bytes, buffer, index)
+        .whenComplete(
+            (ignored, failure) -> {
+              if (failure == null) {
+                buffer.limit(index + range.getLength()).position(index);
+                range.getByteBuffer().complete(buffer);
+              } else {
+                release.accept(buffer);
+                range.getByteBuffer().completeExceptionally(Futures.unwrap(failure));
+              }
+            });
   }
 
   /** Ranges in order of offset, checked: no negative offset or length, no overlap. */

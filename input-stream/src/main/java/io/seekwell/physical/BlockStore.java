@@ -129,6 +129,7 @@ final class BlockStore implements AutoCloseable {
   private final ObjectIndex index;
   private final Metrics metrics;
   private final LinkStats link;
+  private final long largestPrefetch;
 
   /**
    * A store that fetches with {@code client}; it tells {@code metadata} the versions GET responses
@@ -150,6 +151,7 @@ final class BlockStore implements AutoCloseable {
       Ticker ticker) {
     this.metrics = metrics;
     long scanLength = configuration.maxMemoryLimit() / 4;
+    this.largestPrefetch = Math.max(1L << 20, configuration.maxMemoryLimit() / 8);
     // First, as it may throw (two bounds for one cache): nothing else is held yet.
     Optional<DiskTier> disk =
         DiskTier.open(
@@ -257,7 +259,7 @@ final class BlockStore implements AutoCloseable {
 
   /**
    * Admits and starts filling the missing {@code parts} of a read at {@code position}, under the
-   * object's plan lock.
+   * object's plan lock; counts and logs a prefetch's parts that found no memory.
    *
    * @return false if the part holding {@code position} found no memory (nothing is admitted then,
    *     as it is the first part)
@@ -268,14 +270,29 @@ final class BlockStore implements AutoCloseable {
       long position,
       FetchContext context,
       FetchPurpose purpose) {
+    int admitted = admitInOrder(blocks, parts, context, purpose);
+    if (admitted == parts.size()) {
+      return true;
+    }
+    if (purpose.isPrefetch()) {
+      refused(blocks, parts.subList(admitted, parts.size()));
+    }
+    return !parts.get(admitted).contains(position);
+  }
+
+  /**
+   * Admits and starts filling {@code parts}, in order, until one finds no memory; under the
+   * object's plan lock.
+   *
+   * @return how many were admitted
+   */
+  private int admitInOrder(
+      ObjectBlocks blocks, List<ByteRange> parts, FetchContext context, FetchPurpose purpose) {
     for (int i = 0; i < parts.size(); i++) {
       ByteRange part = parts.get(i);
       Block block = memory.admit(blocks, part, purpose);
       if (block == null) {
-        if (purpose.isPrefetch()) {
-          refused(blocks, parts.subList(i, parts.size()));
-        }
-        return !part.contains(position);
+        return i;
       }
       if (purpose.isPrefetch()) {
         metrics.add(Metric.PREFETCHED_BYTES, part.length());
@@ -284,18 +301,61 @@ final class BlockStore implements AutoCloseable {
       memory.add(block);
       tiers.fill(block, context);
     }
-    return true;
+    return parts.size();
+  }
+
+  /**
+   * Starts GETs for the missing bytes of {@code range}, which a stream will read in order, from its
+   * start until a part finds no memory (bytes fetched ahead of reads, read once: {@link
+   * FetchPurpose#SCAN}). A refusal is neither counted nor logged here: the caller keeps the rest
+   * waiting ({@link WaitingPrefetches}). Bytes admitted after {@code waited} are counted as {@link
+   * Metric#PREFETCHED_BYTES_WAITED}.
+   *
+   * @return the first byte of {@code range} not asked for: {@code range.end() + 1} if none is left
+   */
+  long prefetchInTurn(ObjectBlocks blocks, ByteRange range, FetchContext context, boolean waited)
+      throws IOException {
+    fetcher.ensureOpen();
+    blocks.planLock().lock();
+    try {
+      List<ByteRange> parts = planner.missingParts(range, blocks.blocks());
+      int admitted = admitInOrder(blocks, parts, context, FetchPurpose.SCAN);
+      if (waited) {
+        long bytes = 0;
+        for (ByteRange part : parts.subList(0, admitted)) {
+          bytes += part.length();
+        }
+        metrics.add(Metric.PREFETCHED_BYTES_WAITED, bytes);
+      }
+      return admitted < parts.size() ? parts.get(admitted).start() : range.end() + 1;
+    } finally {
+      blocks.planLock().unlock();
+    }
   }
 
   /** Counts and logs the {@code parts} of a prefetch no memory was found for. */
   private void refused(ObjectBlocks blocks, List<ByteRange> parts) {
     long bytes = parts.stream().mapToLong(ByteRange::length).sum();
-    metrics.add(Metric.PREFETCHED_BYTES_REFUSED, bytes);
+    countRefused(bytes);
     LOG.debug(
         "{}: no memory to fetch {} ahead ({} bytes); not fetched",
         blocks.key().location(),
         parts,
         bytes);
+  }
+
+  /** Counts {@code bytes} asked for ahead that will not be fetched, for want of memory. */
+  void countRefused(long bytes) {
+    metrics.add(Metric.PREFETCHED_BYTES_REFUSED, bytes);
+  }
+
+  /**
+   * The largest prefetch asked for at once by a stream reading ahead of itself: an eighth of the
+   * memory limit, at least 1 MiB, so that a small limit holds several GETs in flight rather than
+   * one or two large ones.
+   */
+  long largestPrefetch() {
+    return largestPrefetch;
   }
 
   /**

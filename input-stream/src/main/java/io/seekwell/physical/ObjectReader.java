@@ -30,6 +30,7 @@ public final class ObjectReader implements AutoCloseable {
   private final ObjectBlocks blocks;
   private final FetchContext context;
   private final long timeoutNanos;
+  private final WaitingPrefetches waiting;
   private volatile Block current;
   private volatile boolean closed;
 
@@ -38,6 +39,7 @@ public final class ObjectReader implements AutoCloseable {
     this.blocks = blocks;
     this.context = context;
     this.timeoutNanos = timeoutNanos;
+    this.waiting = new WaitingPrefetches(store, blocks, context);
   }
 
   /** The object's length. */
@@ -51,6 +53,14 @@ public final class ObjectReader implements AutoCloseable {
    */
   public long requestSize() {
     return store.requestSize();
+  }
+
+  /**
+   * The largest prefetch a stream reading ahead of itself asks for at once: an eighth of the memory
+   * limit, at least 1 MiB.
+   */
+  public long largestPrefetch() {
+    return store.largestPrefetch();
   }
 
   /** The object version's ETag; empty for an object opened by length until a GET has answered. */
@@ -127,6 +137,20 @@ public final class ObjectReader implements AutoCloseable {
   }
 
   /**
+   * Starts GETs for the bytes of {@code range} not cached or in flight, which this stream will read
+   * once, in order (predicted column chunks: {@link FetchPurpose#SCAN}), without waiting for them.
+   * What finds no memory waits, after what already waits, and is asked for again as this stream's
+   * reads move on and free memory ({@link WaitingPrefetches}), at most {@link #largestPrefetch()}
+   * at a time.
+   */
+  public void prefetchInTurn(ByteRange range) throws IOException {
+    if (closed || range.start() >= blocks.length()) {
+      return;
+    }
+    waiting.ask(ByteRange.of(range.start(), Math.min(range.end(), blocks.length() - 1)));
+  }
+
+  /**
    * Copies the bytes of {@code range} into {@code target} at {@code index} once they have arrived,
    * without blocking a thread: the copy runs on the thread that receives the last of them. The
    * bytes must be cached or in flight (see {@link #prefetch}); if some are neither, returns null
@@ -174,15 +198,44 @@ public final class ObjectReader implements AutoCloseable {
             });
   }
 
+  /**
+   * Reads {@code range} into {@code target} at {@code index} without blocking a thread: the bytes
+   * cached or in flight are copied once they arrive (as {@link #copyWhenArrived}), and the bytes
+   * between them are read straight into {@code target} (as {@link #readDirect(ByteRange,
+   * ByteBuffer, int)}), so no byte already fetched is fetched again. Completes once every part has
+   * ended, exceptionally if one failed.
+   */
+  public CompletableFuture<Void> readInto(ByteRange range, ByteBuffer target, int index) {
+    List<CompletableFuture<Void>> parts = new ArrayList<>();
+    long next = range.start();
+    while (next <= range.end()) {
+      Block block = blocks.blockAt(next);
+      int at = index + (int) (next - range.start());
+      CompletableFuture<Void> copied = null;
+      long to;
+      if (block != null) {
+        to = Math.min(block.range().end(), range.end());
+        copied = copyWhenArrived(ByteRange.of(next, to), target, at);
+      } else {
+        Long following = blocks.blocks().higherKey(next);
+        to = following == null ? range.end() : Math.min(following - 1, range.end());
+      }
+      parts.add(copied != null ? copied : readDirect(ByteRange.of(next, to), target, at));
+      next = to + 1;
+    }
+    return CompletableFuture.allOf(parts.toArray(CompletableFuture<?>[]::new));
+  }
+
   /** How many bytes from {@code position} on can be read without waiting. */
   public int availableFrom(long position) {
     Block block = blocks.blockAt(position);
     return block == null ? 0 : block.availableFrom(position);
   }
 
-  private Block pinnedBlockAt(long position) {
+  private Block pinnedBlockAt(long position) throws IOException {
     Block block = current;
     if (block == null || !block.range().contains(position)) {
+      waiting.readAt(position);
       block = blocks.blockAt(position);
       if (block == null) {
         return null;
@@ -268,6 +321,7 @@ public final class ObjectReader implements AutoCloseable {
     if (!closed) {
       closed = true;
       current = null;
+      waiting.clear();
       store.discard(blocks);
     }
   }
@@ -278,6 +332,7 @@ public final class ObjectReader implements AutoCloseable {
     if (!closed) {
       closed = true;
       current = null;
+      waiting.clear();
       store.release(blocks);
     }
   }
