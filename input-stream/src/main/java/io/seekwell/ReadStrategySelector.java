@@ -40,12 +40,13 @@ final class ReadStrategySelector implements AutoCloseable {
   /** Finds and configures the format plug-ins, which count in {@code metrics}. */
   ReadStrategySelector(S3SeekableInputStreamConfiguration settings, Metrics metrics) {
     this.configuration = settings.logicalIO();
-    // A window larger than half the memory bound would evict its own unread bytes.
+    // Read-ahead never evicts unread bytes for more: a window of three quarters of the memory
+    // bound, with the block being read, leaves an eighth for the stream's other reads.
     this.maxWindow =
         Math.max(
             configuration.sequentialInitialSize(),
             Math.min(
-                configuration.sequentialMaxSize(), settings.physicalIO().maxMemoryLimit() / 2));
+                configuration.sequentialMaxSize(), settings.physicalIO().maxMemoryLimit() / 4 * 3));
     this.sequentialKeys = suffixPattern(configuration.sequentialSuffixes());
     ConnectorConfiguration raw = settings.rawConfiguration();
     for (FormatPlugin plugin : loadPlugins()) {
