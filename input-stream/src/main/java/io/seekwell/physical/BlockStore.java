@@ -77,7 +77,10 @@ import org.slf4j.LoggerFactory;
  * other stream has the object open ({@link MemoryTier#readThrough}). A scan then holds only its
  * read-ahead, and does not push the rest of the cache out for bytes read once; a second scan of the
  * object fetches them again. Blocks a read asked for, blocks fetched ahead of reads that may come
- * again (footers, small objects), and blocks with bytes nobody read stay cached.
+ * again (footers, small objects), and blocks with bytes nobody read stay cached. Bytes a stream
+ * will read in order that found no memory (predicted chunks) wait in its reader's {@link
+ * WaitingPrefetches}, which asks for them again as the stream's reads move into other blocks: the
+ * memory a scan frees as it reads through its blocks goes to the next bytes it will read.
  *
  * <p><b>The tiers below.</b> A block's fetch thread first asks the tiers below memory for its
  * bytes, and sends a GET only for the rest ({@link Tiers}). For an immutable object, the {@link
