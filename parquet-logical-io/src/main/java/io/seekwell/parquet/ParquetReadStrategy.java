@@ -21,15 +21,15 @@ import java.util.concurrent.Executor;
 
 /**
  * What a stream over a Parquet file reads ahead. At open: one GET for the file's tail (footer and
- * page indexes), and for a large file one more for the bytes before it; the footer is parsed on the
- * plug-in's executor as soon as the tail is in ({@link ParquetFooterFetch}). Then the columns
- * readers of files with the same schema read before are prefetched (the first two row groups, or
- * all, as the mode says); the first read of each column chunk teaches its column, which is then
- * prefetched for the row groups after it (the next one, or all) and remembered for the next file.
- * Each chunk is prefetched at most once. A reader streaming through chunks nothing prefetched is
- * read ahead of to the end of the row group ({@link StructureReadahead}, reads following on
- * exactly). A stream thread only waits (briefly) for the footer to be parsed, never for I/O it has
- * not already waited for.
+ * page indexes), and for a large file one more for the bytes before it (at most the prefetcher's
+ * request size); the footer is parsed on the plug-in's executor as soon as the tail is in ({@link
+ * ParquetFooterFetch}). Then the columns readers of files with the same schema read before are
+ * prefetched (the first two row groups, or all, as the mode says); the first read of each column
+ * chunk teaches its column, which is then prefetched for the row groups after it (the next one, or
+ * all) and remembered for the next file. Each chunk is prefetched at most once. A reader streaming
+ * through chunks nothing prefetched is read ahead of to the end of the row group ({@link
+ * StructureReadahead}, reads following on exactly). A stream thread only waits (briefly) for the
+ * footer to be parsed, never for I/O it has not already waited for.
  *
  * <p>A read costs a binary search of the chunks' starts, and nothing (no allocation) when it lies
  * in the footer's tail or in the chunk the last read was inside of.
@@ -109,7 +109,10 @@ final class ParquetReadStrategy implements ReadStrategy {
             : settings.footerSize(length);
     footerTail = ByteRange.ofLength(length - footerSize, footerSize);
     CompletableFuture<byte[]> tailBytes = prefetcher.fetch(footerTail);
-    long beforeFooter = footerOnly ? 0 : settings.tailSize(length) - footerSize;
+    // No more than one read-ahead request: with a small memory limit, the tail stays cached while
+    // the file is open and would leave too little for the chunks.
+    long beforeFooter =
+        footerOnly ? 0 : Math.min(settings.tailSize(length) - footerSize, prefetcher.requestSize());
     if (beforeFooter > 0) {
       // In parallel: the footer is parsed as soon as its own (smaller) GET is in.
       QuietPrefetch.of(
