@@ -41,7 +41,7 @@ final class ReadStrategySelector implements AutoCloseable {
   ReadStrategySelector(S3SeekableInputStreamConfiguration settings, Metrics metrics) {
     this.configuration = settings.logicalIO();
     // Read-ahead never evicts unread bytes for more: a window of three quarters of the memory
-    // bound, with the block being read, leaves an eighth for the stream's other reads.
+    // bound, with the block being read, leaves about a fifth for the stream's other reads.
     this.maxWindow =
         Math.max(
             configuration.sequentialInitialSize(),

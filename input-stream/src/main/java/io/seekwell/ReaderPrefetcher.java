@@ -19,8 +19,8 @@ final class ReaderPrefetcher implements Prefetcher {
   /**
    * A prefetcher over {@code reader}, merging ranges by {@code mergeGap}, whose read-ahead requests
    * grow to the reader's request size but never past its {@link ObjectReader#largestPrefetch()} (so
-   * that the read-ahead window, at most three quarters of the memory limit, holds six requests in
-   * flight, not one or two large ones, when the limit is small).
+   * that the read-ahead window, at most three quarters of the memory limit, holds twelve requests
+   * in flight, not one or two large ones, when the limit is small).
    */
   ReaderPrefetcher(S3URI uri, ObjectReader reader, LongSupplier mergeGap) {
     this.uri = uri;

@@ -178,8 +178,8 @@ class ReadAheadBehaviourTest {
   }
 
   @Test
-  void aSmallMemoryLimitKeepsReadAheadRequestsToAnEighthOfIt() throws IOException {
-    configureMemory("16MB");
+  void aSmallMemoryLimitKeepsReadAheadRequestsToASixteenthOfIt() throws IOException {
+    configureMemory("32MB");
     scan("narrow.bin", put("narrow.bin", 64 * MIB));
     List<ByteRange> gets = gets();
     assertTrue(gets.stream().allMatch(get -> get.length() <= 2 * MIB), gets.toString());

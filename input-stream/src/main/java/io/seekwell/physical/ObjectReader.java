@@ -56,8 +56,8 @@ public final class ObjectReader implements AutoCloseable {
   }
 
   /**
-   * The largest prefetch a stream reading ahead of itself asks for at once: an eighth of the memory
-   * limit, at least 1 MiB.
+   * The largest prefetch a stream reading ahead of itself asks for at once: a sixteenth of the
+   * memory limit, at least 1 MiB.
    */
   public long largestPrefetch() {
     return store.largestPrefetch();

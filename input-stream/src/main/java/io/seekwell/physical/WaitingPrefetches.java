@@ -32,6 +32,7 @@ final class WaitingPrefetches {
   private final FetchContext context;
   private final long step;
   private final TreeMap<Long, Long> ranges = new TreeMap<>(); // start to end; disjoint; guarded
+  private boolean closed; // guarded by this
   private volatile boolean any;
 
   /**
@@ -47,6 +48,9 @@ final class WaitingPrefetches {
 
   /** Asks for {@code range}, after the ranges already waiting: what finds no memory waits. */
   synchronized void ask(ByteRange range) throws IOException {
+    if (closed) {
+      return;
+    }
     long start = range.start();
     long end = range.end();
     Map.Entry<Long, Long> before = ranges.floorEntry(start);
@@ -97,18 +101,14 @@ final class WaitingPrefetches {
     }
   }
 
-  /** Drops every waiting range: the stream is closing. */
+  /** Drops every waiting range, and asks for nothing more: the stream is closing. */
   synchronized void clear() {
+    closed = true;
     for (Map.Entry<Long, Long> range : ranges.entrySet()) {
       dropped(ByteRange.of(range.getKey(), range.getValue()), "the stream closed");
     }
     ranges.clear();
     any = false;
-  }
-
-  /** Bytes waiting now; for tests. */
-  synchronized long waitingBytes() {
-    return ranges.entrySet().stream().mapToLong(e -> e.getValue() - e.getKey() + 1).sum();
   }
 
   private void admitInOrder(boolean waited) throws IOException {
