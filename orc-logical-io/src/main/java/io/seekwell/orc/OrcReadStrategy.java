@@ -248,7 +248,9 @@ final class OrcReadStrategy implements ReadStrategy {
     List<ByteRange> unclaimed =
         wanted.stream().filter(range -> claimedStreams.add(range.start())).toList();
     for (ByteRange run : evenIfClaimed ? merged : ByteRanges.coalesce(unclaimed, gap)) {
-      QuietPrefetch.inTurn(prefetcher, run);
+      if (!QuietPrefetch.once(prefetcher, run)) {
+        return;
+      }
     }
   }
 }

@@ -288,8 +288,7 @@ final class ParquetReadStrategy implements ReadStrategy {
 
   /**
    * Prefetches the learned columns' chunks of row groups {@code from} to {@code through} that were
-   * not prefetched before, chunks close together in one run; runs that find no memory wait for the
-   * reads before them to free some ({@link io.seekwell.logical.Prefetcher#prefetchInTurn}).
+   * not prefetched before, chunks close together in one run.
    */
   private void prefetchRowGroups(ParquetLayout parsed, int from, int through) {
     Set<String> learned = columnsRead.predicted(parsed.fingerprint());
@@ -306,7 +305,9 @@ final class ParquetReadStrategy implements ReadStrategy {
     }
     wanted.sort(Comparator.comparingLong(ByteRange::start));
     for (ByteRange run : ByteRanges.coalesce(wanted, settings.mergeGap())) {
-      QuietPrefetch.inTurn(prefetcher, run);
+      if (!QuietPrefetch.once(prefetcher, run)) {
+        return;
+      }
     }
   }
 }
