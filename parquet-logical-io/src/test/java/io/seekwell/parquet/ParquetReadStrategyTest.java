@@ -219,6 +219,23 @@ class ParquetReadStrategyTest {
   }
 
   @Test
+  void theBytesBeforeALargeFilesFooterAreAtMostOneReadAheadRequest() throws Exception {
+    // A small memory limit makes read-ahead requests of 256 KiB: no more is fetched before the
+    // footer, where the settings would take 960 KiB.
+    ParquetSettings settings =
+        new ParquetSettings(
+            64 * 1024, 1024 * 1024, 0, PrefetchMode.ROW_GROUP, 10, 1024 * 1024, true);
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
+    prefetcher.requestSize = 256 * 1024;
+
+    open(prefetcher, settings, new ColumnHistory(10), new Metrics());
+
+    long footerStart = file.length - 64 * 1024;
+    assertEquals(
+        List.of(ByteRange.of(footerStart - 256 * 1024, footerStart - 1)), prefetcher.prefetched);
+  }
+
+  @Test
   void aFooterLongerThanTheTailIsCompletedWithOneMoreFetch() throws Exception {
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     ByteRange tail = ByteRange.ofLength(file.length - 512, 512);
