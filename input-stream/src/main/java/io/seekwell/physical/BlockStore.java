@@ -259,7 +259,7 @@ final class BlockStore implements AutoCloseable {
 
   /**
    * Admits and starts filling the missing {@code parts} of a read at {@code position}, under the
-   * object's plan lock; counts and logs a prefetch's parts that found no memory.
+   * object's plan lock.
    *
    * @return false if the part holding {@code position} found no memory (nothing is admitted then,
    *     as it is the first part)
@@ -270,29 +270,14 @@ final class BlockStore implements AutoCloseable {
       long position,
       FetchContext context,
       FetchPurpose purpose) {
-    int admitted = admitInOrder(blocks, parts, context, purpose);
-    if (admitted == parts.size()) {
-      return true;
-    }
-    if (purpose.isPrefetch()) {
-      refused(blocks, parts.subList(admitted, parts.size()));
-    }
-    return !parts.get(admitted).contains(position);
-  }
-
-  /**
-   * Admits and starts filling {@code parts}, in order, until one finds no memory; under the
-   * object's plan lock.
-   *
-   * @return how many were admitted
-   */
-  private int admitInOrder(
-      ObjectBlocks blocks, List<ByteRange> parts, FetchContext context, FetchPurpose purpose) {
     for (int i = 0; i < parts.size(); i++) {
       ByteRange part = parts.get(i);
       Block block = memory.admit(blocks, part, purpose);
       if (block == null) {
-        return i;
+        if (purpose.isPrefetch()) {
+          refused(blocks, parts.subList(i, parts.size()));
+        }
+        return !part.contains(position);
       }
       if (purpose.isPrefetch()) {
         metrics.add(Metric.PREFETCHED_BYTES, part.length());
@@ -301,7 +286,7 @@ final class BlockStore implements AutoCloseable {
       memory.add(block);
       tiers.fill(block, context);
     }
-    return parts.size();
+    return true;
   }
 
   /** Counts and logs the {@code parts} of a prefetch no memory was found for. */
