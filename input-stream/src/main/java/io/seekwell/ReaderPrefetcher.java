@@ -59,6 +59,11 @@ final class ReaderPrefetcher implements Prefetcher {
   }
 
   @Override
+  public void prefetchInTurn(ByteRange range) throws IOException {
+    reader.prefetchInTurn(range);
+  }
+
+  @Override
   public CompletableFuture<byte[]> fetch(ByteRange range) {
     byte[] bytes = new byte[Math.toIntExact(range.length())];
     try {

@@ -45,6 +45,14 @@ public interface Prefetcher {
   boolean prefetchOnce(ByteRange range) throws IOException;
 
   /**
+   * As {@link #prefetchOnce}, for bytes the stream will read once, in the order they are asked for
+   * (predicted column chunks): what finds no memory now waits, after what already waits, and is
+   * fetched as the stream's reads move on and free memory. What waits is dropped when a read starts
+   * inside it past its start, or when the stream closes.
+   */
+  void prefetchInTurn(ByteRange range) throws IOException;
+
+  /**
    * The bytes of {@code range}, fetched if needed; completes on the thread that receives the last
    * of them, or exceptionally (also when no memory could be found for them).
    */

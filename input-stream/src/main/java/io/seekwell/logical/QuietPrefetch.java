@@ -34,6 +34,15 @@ public final class QuietPrefetch {
     }
   }
 
+  /** {@link Prefetcher#prefetchInTurn}: bytes the stream reads once, in the order asked for. */
+  public static void inTurn(Prefetcher prefetcher, ByteRange range) {
+    try {
+      prefetcher.prefetchInTurn(range);
+    } catch (IOException e) {
+      failed(prefetcher, range, e);
+    }
+  }
+
   private static boolean failed(Prefetcher prefetcher, ByteRange range, IOException e) {
     LOG.debug("Not prefetching {} of {}: {}", range, prefetcher.objectName(), e.toString());
     return false;

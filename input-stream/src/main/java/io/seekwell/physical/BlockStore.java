@@ -77,7 +77,10 @@ import org.slf4j.LoggerFactory;
  * other stream has the object open ({@link MemoryTier#readThrough}). A scan then holds only its
  * read-ahead, and does not push the rest of the cache out for bytes read once; a second scan of the
  * object fetches them again. Blocks a read asked for, blocks fetched ahead of reads that may come
- * again (footers, small objects), and blocks with bytes nobody read stay cached.
+ * again (footers, small objects), and blocks with bytes nobody read stay cached. Bytes a stream
+ * will read in order that found no memory (predicted chunks) wait in its reader's {@link
+ * WaitingPrefetches}, which asks for them again as the stream's reads move into other blocks: the
+ * memory a scan frees as it reads through its blocks goes to the next bytes it will read.
  *
  * <p><b>The tiers below.</b> A block's fetch thread first asks the tiers below memory for its
  * bytes, and sends a GET only for the rest ({@link Tiers}). For an immutable object, the {@link
@@ -270,14 +273,29 @@ final class BlockStore implements AutoCloseable {
       long position,
       FetchContext context,
       FetchPurpose purpose) {
+    int admitted = admitInOrder(blocks, parts, context, purpose);
+    if (admitted == parts.size()) {
+      return true;
+    }
+    if (purpose.isPrefetch()) {
+      refused(blocks, parts.subList(admitted, parts.size()));
+    }
+    return !parts.get(admitted).contains(position);
+  }
+
+  /**
+   * Admits and starts filling {@code parts}, in order, until one finds no memory; under the
+   * object's plan lock.
+   *
+   * @return how many were admitted
+   */
+  private int admitInOrder(
+      ObjectBlocks blocks, List<ByteRange> parts, FetchContext context, FetchPurpose purpose) {
     for (int i = 0; i < parts.size(); i++) {
       ByteRange part = parts.get(i);
       Block block = memory.admit(blocks, part, purpose);
       if (block == null) {
-        if (purpose.isPrefetch()) {
-          refused(blocks, parts.subList(i, parts.size()));
-        }
-        return !part.contains(position);
+        return i;
       }
       if (purpose.isPrefetch()) {
         metrics.add(Metric.PREFETCHED_BYTES, part.length());
@@ -286,18 +304,52 @@ final class BlockStore implements AutoCloseable {
       memory.add(block);
       tiers.fill(block, context);
     }
-    return true;
+    return parts.size();
+  }
+
+  /**
+   * Starts GETs for the missing bytes of {@code range}, which a stream will read in order, from its
+   * start until a part finds no memory (bytes fetched ahead of reads, read once: {@link
+   * FetchPurpose#SCAN}). A refusal is neither counted nor logged here: the caller keeps the rest
+   * waiting ({@link WaitingPrefetches}). Bytes admitted after {@code waited} are counted as {@link
+   * Metric#PREFETCHED_BYTES_WAITED}.
+   *
+   * @return the first byte of {@code range} not asked for: {@code range.end() + 1} if none is left
+   */
+  long prefetchInTurn(ObjectBlocks blocks, ByteRange range, FetchContext context, boolean waited)
+      throws IOException {
+    fetcher.ensureOpen();
+    blocks.planLock().lock();
+    try {
+      List<ByteRange> parts = planner.missingParts(range, blocks.blocks());
+      int admitted = admitInOrder(blocks, parts, context, FetchPurpose.SCAN);
+      if (waited) {
+        long bytes = 0;
+        for (ByteRange part : parts.subList(0, admitted)) {
+          bytes += part.length();
+        }
+        metrics.add(Metric.PREFETCHED_BYTES_WAITED, bytes);
+      }
+      return admitted < parts.size() ? parts.get(admitted).start() : range.end() + 1;
+    } finally {
+      blocks.planLock().unlock();
+    }
   }
 
   /** Counts and logs the {@code parts} of a prefetch no memory was found for. */
   private void refused(ObjectBlocks blocks, List<ByteRange> parts) {
     long bytes = parts.stream().mapToLong(ByteRange::length).sum();
-    metrics.add(Metric.PREFETCHED_BYTES_REFUSED, bytes);
+    countRefused(bytes);
     LOG.debug(
         "{}: no memory to fetch {} ahead ({} bytes); not fetched",
         blocks.key().location(),
         parts,
         bytes);
+  }
+
+  /** Counts {@code bytes} asked for ahead that will not be fetched, for want of memory. */
+  void countRefused(long bytes) {
+    metrics.add(Metric.PREFETCHED_BYTES_REFUSED, bytes);
   }
 
   /**

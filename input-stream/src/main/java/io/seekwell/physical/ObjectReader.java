@@ -30,6 +30,7 @@ public final class ObjectReader implements AutoCloseable {
   private final ObjectBlocks blocks;
   private final FetchContext context;
   private final long timeoutNanos;
+  private final WaitingPrefetches waiting;
   private volatile Block current;
   private volatile boolean closed;
 
@@ -38,6 +39,7 @@ public final class ObjectReader implements AutoCloseable {
     this.blocks = blocks;
     this.context = context;
     this.timeoutNanos = timeoutNanos;
+    this.waiting = new WaitingPrefetches(store, blocks, context);
   }
 
   /** The object's length. */
@@ -135,6 +137,20 @@ public final class ObjectReader implements AutoCloseable {
   }
 
   /**
+   * Starts GETs for the bytes of {@code range} not cached or in flight, which this stream will read
+   * once, in order (predicted column chunks: {@link FetchPurpose#SCAN}), without waiting for them.
+   * What finds no memory waits, after what already waits, and is asked for again as this stream's
+   * reads move on and free memory ({@link WaitingPrefetches}), at most {@link #largestPrefetch()}
+   * at a time.
+   */
+  public void prefetchInTurn(ByteRange range) throws IOException {
+    if (closed || range.start() >= blocks.length()) {
+      return;
+    }
+    waiting.ask(ByteRange.of(range.start(), Math.min(range.end(), blocks.length() - 1)));
+  }
+
+  /**
    * Copies the bytes of {@code range} into {@code target} at {@code index} once they have arrived,
    * without blocking a thread: the copy runs on the thread that receives the last of them. The
    * bytes must be cached or in flight (see {@link #prefetch}); if some are neither, returns null
@@ -216,9 +232,10 @@ public final class ObjectReader implements AutoCloseable {
     return block == null ? 0 : block.availableFrom(position);
   }
 
-  private Block pinnedBlockAt(long position) {
+  private Block pinnedBlockAt(long position) throws IOException {
     Block block = current;
     if (block == null || !block.range().contains(position)) {
+      waiting.readAt(position);
       block = blocks.blockAt(position);
       if (block == null) {
         return null;
@@ -304,6 +321,7 @@ public final class ObjectReader implements AutoCloseable {
     if (!closed) {
       closed = true;
       current = null;
+      waiting.clear();
       store.discard(blocks);
     }
   }
@@ -314,6 +332,7 @@ public final class ObjectReader implements AutoCloseable {
     if (!closed) {
       closed = true;
       current = null;
+      waiting.clear();
       store.release(blocks);
     }
   }

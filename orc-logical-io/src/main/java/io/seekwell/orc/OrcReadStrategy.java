@@ -248,9 +248,7 @@ final class OrcReadStrategy implements ReadStrategy {
     List<ByteRange> unclaimed =
         wanted.stream().filter(range -> claimedStreams.add(range.start())).toList();
     for (ByteRange run : evenIfClaimed ? merged : ByteRanges.coalesce(unclaimed, gap)) {
-      if (!QuietPrefetch.once(prefetcher, run)) {
-        return;
-      }
+      QuietPrefetch.inTurn(prefetcher, run);
     }
   }
 }

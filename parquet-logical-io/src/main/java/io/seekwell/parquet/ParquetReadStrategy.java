@@ -288,7 +288,8 @@ final class ParquetReadStrategy implements ReadStrategy {
 
   /**
    * Prefetches the learned columns' chunks of row groups {@code from} to {@code through} that were
-   * not prefetched before, chunks close together in one run.
+   * not prefetched before, chunks close together in one run; runs that find no memory wait for the
+   * reads before them to free some ({@link io.seekwell.logical.Prefetcher#prefetchInTurn}).
    */
   private void prefetchRowGroups(ParquetLayout parsed, int from, int through) {
     Set<String> learned = columnsRead.predicted(parsed.fingerprint());
@@ -305,9 +306,7 @@ final class ParquetReadStrategy implements ReadStrategy {
     }
     wanted.sort(Comparator.comparingLong(ByteRange::start));
     for (ByteRange run : ByteRanges.coalesce(wanted, settings.mergeGap())) {
-      if (!QuietPrefetch.once(prefetcher, run)) {
-        return;
-      }
+      QuietPrefetch.inTurn(prefetcher, run);
     }
   }
 }

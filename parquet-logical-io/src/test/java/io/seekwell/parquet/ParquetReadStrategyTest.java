@@ -149,6 +149,25 @@ class ParquetReadStrategyTest {
   }
 
   @Test
+  void predictedChunksAreAllAskedForInTurnWhenMemoryIsShort() throws Exception {
+    ColumnHistory history = new ColumnHistory(10);
+    ParquetReadStrategy first =
+        open(new RecordingPrefetcher("s3://bucket/table.parquet", file), history);
+    first.beforeVectoredRead(projectedChunks(footer, 0));
+    first.close();
+
+    // No memory for anything now: the predicted runs still go to the prefetcher, to wait there.
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
+    prefetcher.refusing = true;
+    open(prefetcher, history);
+
+    List<ByteRange> wanted = new ArrayList<>(projectedChunks(footer, 0));
+    wanted.addAll(projectedChunks(footer, 1));
+    assertEquals(
+        ByteRanges.coalesce(wanted, ParquetSettings.DEFAULT.mergeGap()), prefetcher.prefetched);
+  }
+
+  @Test
   void whenReadersTurnToOtherColumnsTheNextFileIsPredictedWithTheNewColumnsOnly() throws Exception {
     ColumnHistory history = new ColumnHistory(10);
     ParquetReadStrategy first =

@@ -38,9 +38,15 @@ public enum Metric {
   /**
    * Bytes asked for ahead of any read that were not fetched because no memory could be found for
    * them without evicting what readers have not used yet; sequential read-ahead shrinks its
-   * requests before it gives up.
+   * requests before it gives up, and predicted chunks wait for memory before they are dropped.
    */
   PREFETCHED_BYTES_REFUSED,
+  /**
+   * Bytes of ranges a stream reads in order (predicted column chunks) that found no memory when
+   * asked for, waited, and were fetched once the stream's reads had freed some; bytes still waiting
+   * when a read starts past them or the stream closes count as {@link #PREFETCHED_BYTES_REFUSED}.
+   */
+  PREFETCHED_BYTES_WAITED,
   /**
    * Reads no block memory was found for that were longer than one GET may be, and so were split
    * into GETs of the request size sent a few at a time, straight into the caller's buffer.

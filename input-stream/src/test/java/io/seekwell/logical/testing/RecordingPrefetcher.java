@@ -86,6 +86,12 @@ public final class RecordingPrefetcher implements Prefetcher {
     return prefetch(range);
   }
 
+  /** Recorded with the prefetches, even while refusing: what finds no memory waits for it. */
+  @Override
+  public void prefetchInTurn(ByteRange range) {
+    prefetched.add(range);
+  }
+
   @Override
   public CompletableFuture<byte[]> fetch(ByteRange range) {
     if (file == null) {

@@ -1,0 +1,131 @@
+package io.seekwell.physical;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.DiskCacheConfiguration;
+import io.seekwell.PhysicalIOConfiguration;
+import io.seekwell.common.ByteRange;
+import io.seekwell.common.concurrent.Ticker;
+import io.seekwell.common.metrics.Metric;
+import io.seekwell.common.metrics.Metrics;
+import io.seekwell.common.object.GetRequest;
+import io.seekwell.common.object.ObjectLocation;
+import io.seekwell.physical.disk.DiskCaches;
+import io.seekwell.physical.disk.UsableSpace;
+import io.seekwell.testing.InMemoryObjectClient;
+import io.seekwell.testing.TestData;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Predicted ranges larger than the memory limit: what finds no memory waits and is fetched, in
+ * order, as the stream's reads free memory, so every byte is fetched once and ahead of its read.
+ */
+class WaitingPrefetchesTest {
+
+  private static final int MIB = 1 << 20;
+  private static final ObjectLocation LOCATION = ObjectLocation.of("bucket", "table.parquet");
+
+  /** 8 MiB of memory: prefetches of at most 1 MiB at a time; GETs of 1 MiB. */
+  private static final PhysicalIOConfiguration SMALL_MEMORY =
+      PhysicalIOConfiguration.builder()
+          .maxMemoryLimit(8 * MIB)
+          .targetRequestSize(MIB)
+          .maxRequestSize(MIB)
+          .readTimeout(Duration.ofMinutes(1))
+          .build();
+
+  private final Metrics metrics = new Metrics();
+  private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
+  private final byte[] content = TestData.randomBytes(5, 32 * MIB);
+
+  WaitingPrefetchesTest() {
+    store.put(LOCATION, content);
+  }
+
+  private PhysicalIO physicalIO() {
+    return new PhysicalIO(
+        store,
+        SMALL_MEMORY,
+        DiskCacheConfiguration.OFF,
+        new DiskCaches(),
+        UsableSpace.FILE_STORE,
+        new PagePool(new SharedBudget(SMALL_MEMORY.maxMemoryLimit())),
+        metrics,
+        Ticker.system());
+  }
+
+  private long bytesFetched() {
+    return store.gets().stream().mapToLong(get -> get.range().length()).sum();
+  }
+
+  @Test
+  void aRunFourTimesTheMemoryIsFetchedInTurnAheadOfItsReaderEachByteOnce() throws IOException {
+    try (PhysicalIO io = physicalIO();
+        ObjectReader reader = io.open(LOCATION, content.length, Contexts.MUTABLE)) {
+      reader.prefetchInTurn(ByteRange.of(0, content.length - 1));
+      assertEquals(8L * MIB, metrics.get(Metric.PREFETCHED_BYTES), "what memory holds, at once");
+
+      byte[] read = new byte[content.length];
+      int buffer = 64 * 1024;
+      for (int at = 0; at < content.length; at += buffer) {
+        assertEquals(buffer, reader.read(at, read, at, buffer));
+      }
+      assertArrayEquals(content, read);
+      assertTrue(io.memoryHighWaterMark() <= SMALL_MEMORY.maxMemoryLimit());
+    }
+    assertEquals(32, store.gets().size(), "one GET per prefetch step");
+    assertEquals(content.length, bytesFetched(), "no byte twice");
+    assertEquals(0, metrics.get(Metric.DEMAND_GET_REQUESTS), "every byte arrived ahead");
+    assertEquals(32L * MIB, metrics.get(Metric.PREFETCHED_BYTES));
+    assertEquals(24L * MIB, metrics.get(Metric.PREFETCHED_BYTES_WAITED));
+    assertEquals(0, metrics.get(Metric.PREFETCHED_BYTES_REFUSED));
+  }
+
+  @Test
+  void aReadElsewhereKeepsWhatWaitsAndAReadInsideItDropsWhatWaitsBeforeIt() throws IOException {
+    try (PhysicalIO io = physicalIO();
+        ObjectReader reader = io.open(LOCATION, content.length, Contexts.MUTABLE)) {
+      reader.prefetchInTurn(ByteRange.of(0, 24L * MIB - 1));
+      byte[] bytes = new byte[MIB];
+
+      // The tail (a footer) is outside what waits: nothing is dropped.
+      reader.read(content.length - MIB, bytes, 0, MIB);
+      assertArrayEquals(Arrays.copyOfRange(content, content.length - MIB, content.length), bytes);
+      assertEquals(0, metrics.get(Metric.PREFETCHED_BYTES_REFUSED));
+
+      // A read at 20 MiB has passed [8 MiB, 20 MiB), which waited: dropped, never fetched.
+      reader.read(20L * MIB, bytes, 0, MIB);
+      assertArrayEquals(Arrays.copyOfRange(content, 20 * MIB, 21 * MIB), bytes);
+      assertEquals(12L * MIB, metrics.get(Metric.PREFETCHED_BYTES_REFUSED));
+    }
+    // Memory was full of bytes not yet read: both reads went straight to their buffers, and
+    // closing dropped what still waited, [20 MiB, 24 MiB).
+    assertEquals(16L * MIB, metrics.get(Metric.PREFETCHED_BYTES_REFUSED));
+    assertEquals(0, metrics.get(Metric.PREFETCHED_BYTES_WAITED));
+    assertEquals(10, store.gets().size());
+    for (GetRequest get : store.gets()) {
+      assertTrue(get.range().end() < 8L * MIB || get.range().start() >= 20L * MIB, get.describe());
+    }
+  }
+
+  @Test
+  void aVectoredRangePartlyCachedTakesThoseBytesFromTheBlocksAndOnlyTheRestFromTheStore()
+      throws Exception {
+    try (PhysicalIO io = physicalIO();
+        ObjectReader reader = io.open(LOCATION, content.length, Contexts.MUTABLE)) {
+      reader.prefetch(ByteRange.of(0, 6L * MIB - 1), FetchPurpose.SCAN);
+      ByteBuffer target = ByteBuffer.allocate(20 * MIB);
+      reader.readInto(ByteRange.ofLength(MIB, 20 * MIB), target, 0).get(1, TimeUnit.MINUTES);
+      assertArrayEquals(Arrays.copyOfRange(content, MIB, 21 * MIB), target.array());
+    }
+    assertEquals(21L * MIB, bytesFetched(), "the cached 5 MiB were not fetched again");
+    assertEquals(0, store.openContents(), "every body was closed");
+  }
+}
