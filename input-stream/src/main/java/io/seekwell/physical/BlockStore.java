@@ -69,7 +69,10 @@ import org.slf4j.LoggerFactory;
  * open), then blocks that were read ({@link Victims}). A prefetch may only take the first kind; a
  * read may take both. Prefetched blocks nobody has read, of an object still open, are never taken:
  * a read that finds no room goes straight into its caller's buffer ({@link DirectRead}) instead of
- * having bytes fetched ahead fetched a second time.
+ * having bytes fetched ahead fetched a second time. Prefetches leave the readers' reserve (the
+ * smaller of {@link #largestPrefetch()} and an eighth of the limit) free, so a small read always
+ * finds a block: read straight into the caller's buffer, a parser's one-byte reads would each be a
+ * GET.
  *
  * <p><b>Scans.</b> A block fetched ahead for a stream that reads it once ({@link
  * FetchPurpose#SCAN}: read-ahead, column chunks, vectored ranges), of an object longer than a
@@ -175,7 +178,13 @@ final class BlockStore implements AutoCloseable {
     this.index =
         new ObjectIndex(metadata, configuration.metadataCacheTtl(), ticker, this::dropFromMemory);
     this.memory =
-        new MemoryTier(configuration.maxMemoryLimit(), pool, scanLength, metrics, index::leave);
+        new MemoryTier(
+            configuration.maxMemoryLimit(),
+            Math.min(largestPrefetch, configuration.maxMemoryLimit() / 8),
+            pool,
+            scanLength,
+            metrics,
+            index::leave);
     this.fetcher =
         new Fetcher(
             client,
@@ -364,20 +373,20 @@ final class BlockStore implements AutoCloseable {
 
   /**
    * The GETs of a direct read of {@code range} of {@code blocks}: split as a missing range is, by
-   * the request size at the time; a split is counted ({@link Metric#DIRECT_READS_SPLIT}) and
-   * logged.
+   * the request size at the time. Every direct read is logged at DEBUG; a split one is counted
+   * ({@link Metric#DIRECT_READS_SPLIT}).
    */
   List<ByteRange> directParts(ObjectBlocks blocks, ByteRange range) {
     List<ByteRange> parts = planner.missingParts(range, EMPTY);
     if (parts.size() > 1) {
       metrics.increment(Metric.DIRECT_READS_SPLIT);
-      LOG.debug(
-          "{} {}: no memory; read straight into the caller's buffer with {} GETs, {} at a time",
-          blocks.key().location(),
-          range,
-          parts.size(),
-          DirectRead.PARALLEL);
     }
+    LOG.debug(
+        "{} {}: read straight into the caller's buffer with {} GET(s), {} at a time",
+        blocks.key().location(),
+        range,
+        parts.size(),
+        DirectRead.PARALLEL);
     return parts;
   }
 

@@ -22,12 +22,17 @@ final class ByteBound {
 
   /** Counts {@code bytes} more, unless that would exceed the limit. */
   boolean tryReserve(long bytes) {
+    return tryReserve(bytes, 0);
+  }
+
+  /** Counts {@code bytes} more, unless that would leave less than {@code spare} below the limit. */
+  boolean tryReserve(long bytes, long spare) {
     long now;
     long next;
     do {
       now = used.get();
       next = now + bytes;
-      if (next > limit) {
+      if (next > limit - spare) {
         return false;
       }
     } while (!used.compareAndSet(now, next));

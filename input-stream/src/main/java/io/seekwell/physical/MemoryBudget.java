@@ -23,8 +23,8 @@ final class MemoryBudget {
    * The pages of a block of {@code size} bytes, counted here; null if they would exceed this
    * factory's limit or the JVM's.
    */
-  byte[][] tryAllocate(int size) {
-    if (!own.tryReserve(size)) {
+  byte[][] tryAllocate(int size, long spare) {
+    if (!own.tryReserve(size, spare)) {
       return null;
     }
     byte[][] pages = pool.tryTake(size);

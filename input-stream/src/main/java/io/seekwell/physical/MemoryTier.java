@@ -33,17 +33,25 @@ final class MemoryTier implements Tier, SharedBudget.Reclaimer {
   private final ReentrantLock evictionLock = new ReentrantLock();
   private final Metrics metrics;
   private final long scanLength;
+  private final long readersReserve;
   private final Consumer<Block> leaveObject;
 
   /**
-   * A tier of at most {@code limit} bytes of {@code pool}'s pages, counting in {@code metrics};
-   * blocks of scans of objects longer than {@code scanLength} go once read through. A block that
-   * leaves the tier is handed to {@code leaveObject}, which takes it out of its object. The tier
-   * gives memory back to the pool's other users when they are short, until it closes.
+   * A tier of at most {@code limit} bytes of {@code pool}'s pages, counting in {@code metrics}, of
+   * which prefetches leave {@code readersReserve} to reads; blocks of scans of objects longer than
+   * {@code scanLength} go once read through. A block that leaves the tier is handed to {@code
+   * leaveObject}, which takes it out of its object. The tier gives memory back to the pool's other
+   * users when they are short, until it closes.
    */
   MemoryTier(
-      long limit, PagePool pool, long scanLength, Metrics metrics, Consumer<Block> leaveObject) {
+      long limit,
+      long readersReserve,
+      PagePool pool,
+      long scanLength,
+      Metrics metrics,
+      Consumer<Block> leaveObject) {
     this.budget = new MemoryBudget(limit, pool);
+    this.readersReserve = readersReserve;
     this.scanLength = scanLength;
     this.metrics = metrics;
     this.leaveObject = leaveObject;
@@ -65,20 +73,23 @@ final class MemoryTier implements Tier, SharedBudget.Reclaimer {
    * SharedBudget#reclaimFor}). A prefetch may only evict blocks readers are done with; a read may
    * then evict blocks that were read. Prefetched bytes nobody has read yet are not evicted while
    * their object is open: a read that finds no other room goes straight into its caller's buffer
-   * ({@link DirectRead}) rather than have them fetched twice.
+   * ({@link DirectRead}) rather than have them fetched twice. So that prefetches cannot fill the
+   * whole limit with such blocks, a prefetch leaves the readers' reserve free: a small read then
+   * always finds a block, and is never a GET of its own few bytes.
    */
   Block admit(ObjectBlocks owner, ByteRange part, FetchPurpose purpose) {
     int bytes = Math.toIntExact(part.length());
-    byte[][] pages = budget.tryAllocate(bytes);
+    long spare = purpose.isPrefetch() ? readersReserve : 0;
+    byte[][] pages = budget.tryAllocate(bytes, spare);
     for (Victims kind : Victims.values()) {
       if (pages != null || (purpose.isPrefetch() && kind != Victims.DONE_WITH)) {
         break;
       }
-      evictFor(bytes, kind, budget::ownDeficit);
-      if (budget.fitsOwnLimit(bytes)) {
+      evictFor(bytes + spare, kind, budget::ownDeficit);
+      if (budget.fitsOwnLimit(bytes + spare)) {
         jvmBudget().reclaimFor(bytes, kind);
       }
-      pages = budget.tryAllocate(bytes);
+      pages = budget.tryAllocate(bytes, spare);
     }
     return pages == null
         ? null

@@ -43,7 +43,7 @@ class BlockPropertyTest {
     byte[] content = TestData.randomBytes(seed, size);
     // The pages are reused ones, holding an earlier block's bytes.
     MemoryBudget budget = new MemoryBudget(size, new PagePool(new SharedBudget(size)));
-    byte[][] earlier = budget.tryAllocate(size);
+    byte[][] earlier = budget.tryAllocate(size, 0);
     for (byte[] page : earlier) {
       Arrays.fill(page, (byte) 0x5A);
     }
@@ -52,7 +52,7 @@ class BlockPropertyTest {
         new Block(
             new BlockKey(null, START),
             ByteRange.ofLength(START, size),
-            budget.tryAllocate(size),
+            budget.tryAllocate(size, 0),
             budget,
             FetchPurpose.DEMAND);
     assertEquals(0, block.availableFrom(START));

@@ -64,7 +64,7 @@ public class PlannerBenchmark {
           new Block(
               new BlockKey(new ObjectBlocks(key), start),
               range,
-              budget.tryAllocate((int) range.length()),
+              budget.tryAllocate((int) range.length(), 0),
               budget,
               FetchPurpose.DEMAND));
     }

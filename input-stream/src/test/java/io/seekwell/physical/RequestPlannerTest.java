@@ -36,7 +36,7 @@ class RequestPlannerTest {
           new Block(
               new BlockKey(new ObjectBlocks(OBJECT), range.start()),
               range,
-              budget.tryAllocate((int) range.length()),
+              budget.tryAllocate((int) range.length(), 0),
               budget,
               FetchPurpose.DEMAND));
     }

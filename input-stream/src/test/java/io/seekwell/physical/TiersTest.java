@@ -37,7 +37,12 @@ class TiersTest {
   private final Metrics metrics = new Metrics();
   private final MemoryTier memory =
       new MemoryTier(
-          16L << 20, new PagePool(new SharedBudget(16L << 20)), 4L << 20, metrics, block -> {});
+          16L << 20,
+          1L << 20,
+          new PagePool(new SharedBudget(16L << 20)),
+          4L << 20,
+          metrics,
+          block -> {});
   private final Fetcher fetcher =
       new Fetcher(
           store,
