@@ -4,7 +4,6 @@ import io.seekwell.DiskCacheConfiguration;
 import io.seekwell.PhysicalIOConfiguration;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.concurrent.Ticker;
-import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
 import io.seekwell.common.object.ObjectClient;
 import io.seekwell.common.object.ObjectLocation;
@@ -14,9 +13,7 @@ import io.seekwell.physical.disk.SharedSlotsTier;
 import io.seekwell.physical.disk.UsableSpace;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -125,11 +122,9 @@ import org.slf4j.LoggerFactory;
 final class BlockStore implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(BlockStore.class);
-  private static final NavigableMap<Long, Block> EMPTY = Collections.emptyNavigableMap();
 
-  private final RequestPlanner planner;
   private final MemoryTier memory;
-  private final Tiers tiers;
+  private final Admission admission;
   private final Fetcher fetcher;
   private final List<Tier> lower;
   private final ObjectIndex index;
@@ -174,7 +169,6 @@ final class BlockStore implements AutoCloseable {
     this.lower = List.copyOf(lowerTiers);
     this.link =
         new LinkStats(configuration.targetRequestSize(), configuration.largestRequestSize());
-    this.planner = new RequestPlanner(configuration, link::requestSize, link::cheapExtraBytes);
     this.index =
         new ObjectIndex(metadata, configuration.metadataCacheTtl(), ticker, this::dropFromMemory);
     this.memory =
@@ -194,7 +188,12 @@ final class BlockStore implements AutoCloseable {
             link,
             metrics,
             ticker);
-    this.tiers = new Tiers(memory, lower, fetcher);
+    this.admission =
+        new Admission(
+            new RequestPlanner(configuration, link::requestSize, link::cheapExtraBytes),
+            memory,
+            new Tiers(memory, lower, fetcher),
+            metrics);
   }
 
   /** See {@link ObjectIndex#retain}. */
@@ -222,10 +221,8 @@ final class BlockStore implements AutoCloseable {
   }
 
   /**
-   * Makes sure GETs are in flight for the bytes around a read of {@code [position, end]}: the
-   * missing parts of the widened window. Parts the read needs may evict blocks to get memory; parts
-   * only read ahead are refused when there is no room. A read's own miss that the link widened and
-   * that finds no room is planned again at the read-ahead size before it gives up.
+   * Makes sure GETs are in flight for the bytes around a read of {@code [position, end]} ({@link
+   * Admission#fetch}).
    *
    * @return false if no memory could be found for the block holding {@code position}: the caller
    *     then reads those bytes straight into its own buffer
@@ -234,131 +231,24 @@ final class BlockStore implements AutoCloseable {
       ObjectBlocks blocks, long position, long end, FetchContext context, FetchPurpose purpose)
       throws IOException {
     fetcher.ensureOpen();
-    ByteRange window = planner.window(position, end, blocks.length(), purpose);
-    ByteRange readAhead = planner.readAheadWindow(position, end, blocks.length());
-    blocks.planLock().lock();
-    try {
-      List<ByteRange> parts = planner.missingParts(window, blocks.blocks());
-      if (admitMissing(blocks, parts, position, context, purpose)) {
-        long widened = bytesAfter(parts, readAhead.end());
-        if (widened > 0) {
-          metrics.add(Metric.MISS_WIDENED_BYTES, widened);
-          LOG.debug(
-              "{}: the miss at {} widened by the link to {}, {} bytes past the read-ahead size",
-              blocks.key().location(),
-              position,
-              window,
-              widened);
-        }
-        return true;
-      }
-      return !readAhead.equals(window)
-          && admitMissing(
-              blocks, planner.missingParts(readAhead, blocks.blocks()), position, context, purpose);
-    } finally {
-      blocks.planLock().unlock();
-    }
-  }
-
-  /** How many bytes of {@code parts} lie after {@code end}. */
-  private static long bytesAfter(List<ByteRange> parts, long end) {
-    long after = 0;
-    for (ByteRange part : parts) {
-      after += Math.max(0, part.end() - Math.max(part.start() - 1, end));
-    }
-    return after;
+    return admission.fetch(blocks, position, end, context, purpose);
   }
 
   /**
-   * Admits and starts filling the missing {@code parts} of a read at {@code position}, under the
-   * object's plan lock.
-   *
-   * @return false if the part holding {@code position} found no memory (nothing is admitted then,
-   *     as it is the first part)
-   */
-  private boolean admitMissing(
-      ObjectBlocks blocks,
-      List<ByteRange> parts,
-      long position,
-      FetchContext context,
-      FetchPurpose purpose) {
-    int admitted = admitInOrder(blocks, parts, context, purpose);
-    if (admitted == parts.size()) {
-      return true;
-    }
-    if (purpose.isPrefetch()) {
-      refused(blocks, parts.subList(admitted, parts.size()));
-    }
-    return !parts.get(admitted).contains(position);
-  }
-
-  /**
-   * Admits and starts filling {@code parts}, in order, until one finds no memory; under the
-   * object's plan lock.
-   *
-   * @return how many were admitted
-   */
-  private int admitInOrder(
-      ObjectBlocks blocks, List<ByteRange> parts, FetchContext context, FetchPurpose purpose) {
-    for (int i = 0; i < parts.size(); i++) {
-      ByteRange part = parts.get(i);
-      Block block = memory.admit(blocks, part, purpose);
-      if (block == null) {
-        return i;
-      }
-      if (purpose.isPrefetch()) {
-        metrics.add(Metric.PREFETCHED_BYTES, part.length());
-      }
-      blocks.add(block);
-      memory.add(block);
-      tiers.fill(block, context);
-    }
-    return parts.size();
-  }
-
-  /**
-   * Starts GETs for the missing bytes of {@code range}, which a stream will read in order, from its
-   * start until a part finds no memory (bytes fetched ahead of reads, read once: {@link
-   * FetchPurpose#SCAN}). A refusal is neither counted nor logged here: the caller keeps the rest
-   * waiting ({@link WaitingPrefetches}). Bytes admitted after {@code waited} are counted as {@link
-   * Metric#PREFETCHED_BYTES_WAITED}.
+   * Starts GETs for the missing bytes of {@code range}, which a stream will read in order, until a
+   * part finds no memory ({@link Admission#inTurn}).
    *
    * @return the first byte of {@code range} not asked for: {@code range.end() + 1} if none is left
    */
   long prefetchInTurn(ObjectBlocks blocks, ByteRange range, FetchContext context, boolean waited)
       throws IOException {
     fetcher.ensureOpen();
-    blocks.planLock().lock();
-    try {
-      List<ByteRange> parts = planner.missingParts(range, blocks.blocks());
-      int admitted = admitInOrder(blocks, parts, context, FetchPurpose.SCAN);
-      if (waited) {
-        long bytes = 0;
-        for (ByteRange part : parts.subList(0, admitted)) {
-          bytes += part.length();
-        }
-        metrics.add(Metric.PREFETCHED_BYTES_WAITED, bytes);
-      }
-      return admitted < parts.size() ? parts.get(admitted).start() : range.end() + 1;
-    } finally {
-      blocks.planLock().unlock();
-    }
-  }
-
-  /** Counts and logs the {@code parts} of a prefetch no memory was found for. */
-  private void refused(ObjectBlocks blocks, List<ByteRange> parts) {
-    long bytes = parts.stream().mapToLong(ByteRange::length).sum();
-    countRefused(bytes);
-    LOG.debug(
-        "{}: no memory to fetch {} ahead ({} bytes); not fetched",
-        blocks.key().location(),
-        parts,
-        bytes);
+    return admission.inTurn(blocks, range, context, waited);
   }
 
   /** Counts {@code bytes} asked for ahead that will not be fetched, for want of memory. */
   void countRefused(long bytes) {
-    metrics.add(Metric.PREFETCHED_BYTES_REFUSED, bytes);
+    admission.countRefused(bytes);
   }
 
   /**
@@ -371,23 +261,9 @@ final class BlockStore implements AutoCloseable {
     return largestPrefetch;
   }
 
-  /**
-   * The GETs of a direct read of {@code range} of {@code blocks}: split as a missing range is, by
-   * the request size at the time. Every direct read is logged at DEBUG; a split one is counted
-   * ({@link Metric#DIRECT_READS_SPLIT}).
-   */
+  /** See {@link Admission#directParts}. */
   List<ByteRange> directParts(ObjectBlocks blocks, ByteRange range) {
-    List<ByteRange> parts = planner.missingParts(range, EMPTY);
-    if (parts.size() > 1) {
-      metrics.increment(Metric.DIRECT_READS_SPLIT);
-    }
-    LOG.debug(
-        "{} {}: read straight into the caller's buffer with {} GET(s), {} at a time",
-        blocks.key().location(),
-        range,
-        parts.size(),
-        DirectRead.PARALLEL);
-    return parts;
+    return admission.directParts(blocks, range);
   }
 
   /** See {@link MemoryTier#readThrough}. */
