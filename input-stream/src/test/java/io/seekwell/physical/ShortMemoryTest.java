@@ -17,15 +17,19 @@ import io.seekwell.physical.disk.UsableSpace;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.TestData;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Predicted ranges larger than the memory limit: what finds no memory waits and is fetched, in
- * order, as the stream's reads free memory, so every byte is fetched once and ahead of its read.
+ * Reads when memory is short. Predicted ranges larger than the memory limit wait and are fetched,
+ * in order, as the stream's reads free memory ({@link WaitingPrefetches}), so every byte is fetched
+ * once and ahead of its read; small reads find a block in the readers' reserve; a vectored range
+ * partly cached reads only the rest from the store ({@link ObjectReader#readInto}).
  */
-class WaitingPrefetchesTest {
+class ShortMemoryTest {
 
   private static final int MIB = 1 << 20;
   private static final ObjectLocation LOCATION = ObjectLocation.of("bucket", "table.parquet");
@@ -43,7 +47,7 @@ class WaitingPrefetchesTest {
   private final InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
   private final byte[] content = TestData.randomBytes(5, 32 * MIB);
 
-  WaitingPrefetchesTest() {
+  ShortMemoryTest() {
     store.put(LOCATION, content);
   }
 
@@ -133,5 +137,19 @@ class WaitingPrefetchesTest {
     for (GetRequest get : store.gets()) {
       assertTrue(get.range().end() < 7L * MIB || get.range().start() >= 20L * MIB, get.describe());
     }
+  }
+
+  @Test
+  void aVectoredRangePartlyCachedTakesThoseBytesFromTheBlocksAndOnlyTheRestFromTheStore()
+      throws Exception {
+    try (PhysicalIO io = physicalIO();
+        ObjectReader reader = io.open(LOCATION, content.length, Contexts.MUTABLE)) {
+      reader.prefetch(ByteRange.of(0, 6L * MIB - 1), FetchPurpose.SCAN);
+      ByteBuffer target = ByteBuffer.allocate(20 * MIB);
+      reader.readInto(ByteRange.ofLength(MIB, 20 * MIB), target, 0).get(1, TimeUnit.MINUTES);
+      assertArrayEquals(Arrays.copyOfRange(content, MIB, 21 * MIB), target.array());
+    }
+    assertEquals(21L * MIB, bytesFetched(), "the cached 5 MiB were not fetched again");
+    assertEquals(0, store.openContents(), "every body was closed");
   }
 }
