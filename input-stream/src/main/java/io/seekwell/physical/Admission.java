@@ -173,14 +173,15 @@ final class Admission {
 
   /**
    * The GETs of a direct read of {@code range} of {@code blocks}: split as a missing range is, by
-   * the request size at the time. Every direct read is logged at DEBUG; a split one is counted
-   * ({@link Metric#DIRECT_READS_SPLIT}).
+   * the request size at the time. Every direct read is counted ({@link Metric#DIRECT_READ_BYTES})
+   * and logged at DEBUG; a split one is counted as such ({@link Metric#DIRECT_READS_SPLIT}).
    */
   List<ByteRange> directParts(ObjectBlocks blocks, ByteRange range) {
     List<ByteRange> parts = planner.missingParts(range, EMPTY);
     if (parts.size() > 1) {
       metrics.increment(Metric.DIRECT_READS_SPLIT);
     }
+    metrics.add(Metric.DIRECT_READ_BYTES, range.length());
     LOG.debug(
         "{} {}: read straight into the caller's buffer with {} GET(s), {} at a time",
         blocks.key().location(),

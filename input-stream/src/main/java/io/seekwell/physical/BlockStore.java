@@ -131,6 +131,8 @@ final class BlockStore implements AutoCloseable {
   private final Metrics metrics;
   private final LinkStats link;
   private final long largestPrefetch;
+  private final long straightReadBytes;
+  private final long scanLength;
 
   /**
    * A store that fetches with {@code client}; it tells {@code metadata} the versions GET responses
@@ -151,8 +153,10 @@ final class BlockStore implements AutoCloseable {
       MetadataStore metadata,
       Ticker ticker) {
     this.metrics = metrics;
-    long scanLength = configuration.maxMemoryLimit() / 4;
+    this.scanLength = configuration.maxMemoryLimit() / 4;
     this.largestPrefetch = Math.max(1L << 20, configuration.maxMemoryLimit() / 16);
+    this.straightReadBytes =
+        Math.max(1L << 20, Math.max(configuration.missMaxBytes(), configuration.readAheadBytes()));
     // First, as it may throw (two bounds for one cache): nothing else is held yet.
     Optional<DiskTier> disk =
         DiskTier.open(
@@ -259,6 +263,21 @@ final class BlockStore implements AutoCloseable {
    */
   long largestPrefetch() {
     return largestPrefetch;
+  }
+
+  /**
+   * Whether a read of {@code [position, end]} of {@code blocks} that found no block goes straight
+   * into its caller's buffer: when it is at least 1 MiB (and no shorter than a miss is widened to,
+   * so a block would hold only its own bytes), no other stream has the object open to want them, no
+   * block holds any of them, and no tier below memory would keep them. Its bytes are then copied
+   * once, from the response into the caller's buffer, and take no memory from the budget.
+   */
+  boolean readsStraight(ObjectBlocks blocks, long position, long end) {
+    return lower.isEmpty()
+        && blocks.length() > scanLength
+        && end - position + 1 >= straightReadBytes
+        && blocks.openStreams() <= 1
+        && !blocks.holdsAny(position, end);
   }
 
   /** See {@link Admission#directParts}. */

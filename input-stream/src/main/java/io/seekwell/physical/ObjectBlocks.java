@@ -108,6 +108,12 @@ public final class ObjectBlocks {
     return position == end ? held : null;
   }
 
+  /** Whether a block holds any byte of {@code [start, end]}. */
+  boolean holdsAny(long start, long end) {
+    Map.Entry<Long, Block> last = blocks.floorEntry(end);
+    return last != null && last.getValue().range().end() >= start;
+  }
+
   /** The blocks by start position; a live view. */
   NavigableMap<Long, Block> blocks() {
     return blocks;

@@ -96,7 +96,8 @@ public final class ObjectReader implements AutoCloseable {
       int wanted = (int) (end - at + 1);
       Block block = pinnedBlockAt(at);
       if (block == null) {
-        if (!store.fetch(blocks, at, end, context, FetchPurpose.DEMAND)) {
+        if (store.readsStraight(blocks, at, end)
+            || !store.fetch(blocks, at, end, context, FetchPurpose.DEMAND)) {
           readDirect(at, buffer, offset + total, wanted);
           return total + wanted;
         }

@@ -112,7 +112,11 @@ class ObjectReaderTest {
       byte[] content = TestData.randomBytes(i, 4 * MIB);
       ObjectReader reader = open("object-" + i, content);
       byte[] bytes = new byte[4 * MIB];
-      assertEquals(bytes.length, reader.read(0, bytes, 0, bytes.length));
+      // Reads shorter than 1 MiB go through blocks (longer ones of an object one stream reads
+      // would go straight into the buffer, and leave nothing to evict).
+      for (int at = 0; at < bytes.length; at += MIB / 2) {
+        assertEquals(MIB / 2, reader.read(at, bytes, at, MIB / 2));
+      }
       assertArrayEquals(content, bytes);
       readers.add(reader);
     }
@@ -208,6 +212,44 @@ class ObjectReaderTest {
           store.gets().stream().map(GetRequest::range).toList());
       assertEquals(0, far.metrics().get(Metric.MISS_WIDENED_BYTES));
     }
+  }
+
+  @Test
+  void aLongMissOfAnObjectNoOtherStreamReadsGoesStraightIntoTheCallersBufferOthersThroughBlocks()
+      throws IOException {
+    // Longer than a quarter of the memory limit (16 MiB): a scan.
+    byte[] content = TestData.randomBytes(7, 12 * MIB);
+    ObjectReader only = open("read-once", content);
+    byte[] bytes = new byte[4 * MIB];
+
+    assertEquals(bytes.length, only.read(MIB, bytes, 0, bytes.length));
+    assertArrayEquals(Arrays.copyOfRange(content, MIB, 5 * MIB), bytes);
+    assertEquals(0, physicalIO.memoryHighWaterMark(), "no block: one copy per byte");
+    assertEquals(List.of(ByteRange.ofLength(MIB, 4 * MIB)), ranges());
+
+    byte[] small = new byte[64 * 1024];
+    assertEquals(small.length, only.read(6 * MIB, small, 0, small.length));
+    assertArrayEquals(Arrays.copyOfRange(content, 6 * MIB, 6 * MIB + small.length), small);
+    assertTrue(physicalIO.memoryHighWaterMark() > 0, "a short read is widened through a block");
+
+    ObjectLocation location = ObjectLocation.of("bucket", "read-once");
+    try (ObjectReader second =
+        physicalIO.open(
+            location, ObjectMetadata.of(content.length, only.etag().orElseThrow()), CONTEXT)) {
+      assertEquals(bytes.length, only.read(8 * MIB, bytes, 0, bytes.length));
+      assertArrayEquals(Arrays.copyOfRange(content, 8 * MIB, 12 * MIB), bytes);
+      assertEquals(bytes.length, second.read(8 * MIB, bytes, 0, bytes.length));
+      assertArrayEquals(Arrays.copyOfRange(content, 8 * MIB, 12 * MIB), bytes);
+    }
+    assertEquals(
+        ByteRange.ofLength(8 * MIB, 4 * MIB),
+        ranges().get(ranges().size() - 1),
+        "with a second stream open, the bytes went into a block both read: one GET");
+    only.close();
+  }
+
+  private List<ByteRange> ranges() {
+    return store.gets().stream().map(GetRequest::range).toList();
   }
 
   @Test

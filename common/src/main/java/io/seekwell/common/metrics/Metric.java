@@ -53,6 +53,12 @@ public enum Metric {
    */
   DIRECT_READS_SPLIT,
   /**
+   * Bytes read straight into callers' buffers, with no block between: long reads that missed the
+   * cache of an object no other stream had open (one copy per byte instead of two), vectored
+   * ranges' bytes no block held, and reads no block memory was found for.
+   */
+  DIRECT_READ_BYTES,
+  /**
    * Bytes that reads' own misses carried beyond {@code physicalio.readaheadbytes}, because the link
    * transfers them in a tenth of its time to first byte ({@code physicalio.miss.max.bytes}).
    */
