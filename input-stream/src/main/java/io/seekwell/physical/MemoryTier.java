@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongUnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The memory tier of the block store: the blocks themselves, admitted against the hard {@link
@@ -27,6 +29,8 @@ import java.util.function.LongUnaryOperator;
  * candidate for eviction. Thread-safe.
  */
 final class MemoryTier implements Tier, SharedBudget.Reclaimer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(MemoryTier.class);
 
   private final MemoryBudget budget;
   private final Cache<BlockKey, Block> cache;
@@ -185,6 +189,11 @@ final class MemoryTier implements Tier, SharedBudget.Reclaimer {
     long unread = block.unreadBytes();
     if (unread > 0) {
       metrics.add(Metric.PREFETCHED_BYTES_UNUSED, unread);
+      LOG.debug(
+          "{}: block {} leaves memory with {} bytes fetched ahead and never read",
+          block.key().owner().key().location(),
+          block.range(),
+          unread);
     }
     block.evict();
     leaveObject.accept(block);
