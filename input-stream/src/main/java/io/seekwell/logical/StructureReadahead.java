@@ -14,11 +14,14 @@ import java.util.function.LongUnaryOperator;
  * where the last one ended (never before it). A read that follows another may start a run, if the
  * strategy finds its bytes cold ({@code coldUntil} gives where their structure ends, exclusive, or
  * -1 when they are predicted); the run asks for the bytes from its read's end up to the structure's
- * end in a window that starts at twice the run's first step (that read and the gap before it) and
- * doubles each time the reader is within half a window of the bytes asked for. A read that does not
- * follow ends the run. A gap of 0 (Parquet) wants reads that follow on exactly; ORC's readers skip
- * the columns they do not read, so its gap is the store's merge gap ({@link
- * Prefetcher#mergeGap()}), within which one GET is cheaper than two.
+ * end in a window of twice what the run has read so far (at first its first step: that read and the
+ * gap before it), asked for again each time the reader is within half a window of the bytes asked
+ * for, and never wider than four of the prefetcher's requests. So a reader that leaves a run early
+ * (Parquet's page-index filtering skips pages) leaves at most twice what the run read unread, and a
+ * small memory limit (small requests) keeps the window small. A read that does not follow ends the
+ * run. A gap of 0 (Parquet) wants reads that follow on exactly; ORC's readers skip the columns they
+ * do not read, so its gap is the store's merge gap ({@link Prefetcher#mergeGap()}), within which
+ * one GET is cheaper than two.
  *
  * <p>{@link Start} says which following reads may start a run: only the first (Parquet: a run of
  * reads through predicted chunks stays without read-ahead, and so does one that found no memory) or
@@ -47,15 +50,18 @@ public final class StructureReadahead {
     READING_AHEAD
   }
 
+  /** The widest window, in the prefetcher's requests. */
+  private static final long MAX_REQUESTS_AHEAD = 4;
+
   private final Prefetcher prefetcher;
   private final LongSupplier gap;
   private final LongUnaryOperator coldUntil;
   private final Run notAhead;
   private long lastEnd = -1;
   private Run run = Run.NONE;
+  private long runStart;
   private long frontier;
   private long limit;
-  private long window;
 
   /**
    * A window for one stream.
@@ -88,20 +94,20 @@ public final class StructureReadahead {
         return;
       }
       run = Run.READING_AHEAD;
-      window = 2 * (end - previousEnd);
+      runStart = previousEnd;
       frontier = end;
     }
     if (run != Run.READING_AHEAD) {
       return;
     }
     frontier = Math.max(frontier, end);
+    long window = Math.min(2 * (end - runStart), MAX_REQUESTS_AHEAD * prefetcher.requestSize());
     if (frontier >= limit || frontier - end >= window / 2) {
       return;
     }
     long last = Math.min(limit, end + window) - 1;
     if (QuietPrefetch.once(prefetcher, ByteRange.of(frontier, last))) {
       frontier = last + 1;
-      window *= 2;
     } else {
       run = notAhead; // no memory for it: the reader goes on without
     }

@@ -39,6 +39,23 @@ class StructureReadaheadTest {
   }
 
   @Test
+  void theWindowIsAtMostTwiceWhatTheRunHasReadAndFourRequests() {
+    StructureReadahead window = window(0, Start.FIRST_FOLLOWING_READ, true);
+    prefetcher.requestSize = 500;
+
+    // A reader that leaves after three reads of 100 leaves at most twice what the run read unread.
+    reads(window, 0, 100, 100, 200, 200, 300);
+    assertEquals(List.of(ByteRange.of(200, 399), ByteRange.of(400, 699)), prefetcher.prefetched);
+
+    // A long run is never more than four requests (2,000 bytes) ahead of its reader.
+    for (long at = 300; at < 9_000; at += 100) {
+      window.onRead(at, at + 100);
+      long asked = prefetcher.prefetched.get(prefetcher.prefetched.size() - 1).end() + 1;
+      assertTrue(asked - (at + 100) <= 2_000, "asked up to " + asked + " after a read to " + at);
+    }
+  }
+
+  @Test
   void withAGapOfZeroAReadThatSkipsEndsTheRunAndStartsNone() {
     StructureReadahead window = window(0, Start.FIRST_FOLLOWING_READ, true);
 
