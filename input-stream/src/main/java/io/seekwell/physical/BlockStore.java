@@ -67,9 +67,9 @@ import org.slf4j.LoggerFactory;
  * read may take both. Prefetched blocks nobody has read, of an object still open, are never taken:
  * a read that finds no room goes straight into its caller's buffer ({@link DirectRead}) instead of
  * having bytes fetched ahead fetched a second time. Prefetches leave the readers' reserve (the
- * smaller of {@link #largestPrefetch()} and an eighth of the limit) free, so a small read always
- * finds a block: read straight into the caller's buffer, a parser's one-byte reads would each be a
- * GET.
+ * smaller of {@link #largestPrefetch()} and an eighth of the limit, at least the read-ahead size)
+ * free under both the factory's limit and the JVM's, so a small read finds a block: read straight
+ * into the caller's buffer, a parser's one-byte reads would each be a GET.
  *
  * <p><b>Scans.</b> A block fetched ahead for a stream that reads it once ({@link
  * FetchPurpose#SCAN}: read-ahead, column chunks, vectored ranges), of an object longer than a
@@ -178,7 +178,7 @@ final class BlockStore implements AutoCloseable {
     this.memory =
         new MemoryTier(
             configuration.maxMemoryLimit(),
-            Math.min(largestPrefetch, configuration.maxMemoryLimit() / 8),
+            readersReserve(configuration, largestPrefetch),
             pool,
             scanLength,
             metrics,
@@ -278,6 +278,17 @@ final class BlockStore implements AutoCloseable {
         && end - position + 1 >= straightReadBytes
         && blocks.openStreams() <= 1
         && !blocks.holdsAny(position, end);
+  }
+
+  /**
+   * The memory prefetches leave free for reads: the smaller of {@code largestPrefetch} and an
+   * eighth of the limit, but at least a read's block at the read-ahead size (at most half the
+   * limit).
+   */
+  private static long readersReserve(PhysicalIOConfiguration configuration, long largestPrefetch) {
+    long limit = configuration.maxMemoryLimit();
+    return Math.min(
+        limit / 2, Math.max(configuration.readAheadBytes(), Math.min(largestPrefetch, limit / 8)));
   }
 
   /** See {@link Admission#directParts}. */

@@ -13,7 +13,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A read no block memory was found for, straight into the caller's buffer: GETs split as the
+ * A read straight into the caller's buffer, without a block (no block memory was found for it, or
+ * it is a long read of a scanned object, see {@link BlockStore#readsStraight}): GETs split as the
  * planner splits a missing range (the request size), at most {@link #PARALLEL} in flight at once on
  * the fetch threads, each writing its own slice of the buffer. So a read of a whole row group with
  * a small memory limit costs the time of parallel GETs, not of one serial GET of the row group. The

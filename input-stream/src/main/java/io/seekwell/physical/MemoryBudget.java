@@ -20,14 +20,14 @@ final class MemoryBudget {
   }
 
   /**
-   * The pages of a block of {@code size} bytes, counted here; null if they would exceed this
-   * factory's limit or the JVM's.
+   * The pages of a block of {@code size} bytes, counted here; null if they would leave less than
+   * {@code spare} bytes free under this factory's limit or the JVM's.
    */
   byte[][] tryAllocate(int size, long spare) {
     if (!own.tryReserve(size, spare)) {
       return null;
     }
-    byte[][] pages = pool.tryTake(size);
+    byte[][] pages = pool.tryTake(size, spare);
     if (pages == null) {
       own.release(size);
     }

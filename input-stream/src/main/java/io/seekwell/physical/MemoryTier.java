@@ -91,7 +91,7 @@ final class MemoryTier implements Tier, SharedBudget.Reclaimer {
       }
       evictFor(bytes + spare, kind, budget::ownDeficit);
       if (budget.fitsOwnLimit(bytes + spare)) {
-        jvmBudget().reclaimFor(bytes, kind);
+        jvmBudget().reclaimFor(bytes + spare, kind);
       }
       pages = budget.tryAllocate(bytes, spare);
     }

@@ -19,10 +19,11 @@ import java.util.concurrent.TimeoutException;
 /**
  * Reads the bytes of one object version for one stream: from cached blocks where it can, planning
  * GETs through the {@link BlockStore} where it must, and straight into the caller's buffer when no
- * memory can be found. Thread-safe: a stream may read through it from several threads (Hadoop's
- * positioned reads); its only mutable state is a hint (the block read last) and its closed flag.
- * After {@link #close()} it starts no GET. The cache's rules are in {@link BlockStore}'s design
- * notes.
+ * memory can be found or a long read of a scanned object wants no block ({@link
+ * BlockStore#readsStraight}). Thread-safe: a stream may read through it from several threads
+ * (Hadoop's positioned reads); its mutable state is a hint (the block read last), its closed flag
+ * and its {@link WaitingPrefetches} (thread-safe on their own). After {@link #close()} it starts no
+ * GET. The cache's rules are in {@link BlockStore}'s design notes.
  */
 public final class ObjectReader implements AutoCloseable {
 
@@ -98,6 +99,7 @@ public final class ObjectReader implements AutoCloseable {
       if (block == null) {
         if (store.readsStraight(blocks, at, end)
             || !store.fetch(blocks, at, end, context, FetchPurpose.DEMAND)) {
+          waiting.readWithout(at, end);
           readDirect(at, buffer, offset + total, wanted);
           return total + wanted;
         }
@@ -207,6 +209,7 @@ public final class ObjectReader implements AutoCloseable {
    * ended, exceptionally if one failed.
    */
   public CompletableFuture<Void> readInto(ByteRange range, ByteBuffer target, int index) {
+    waiting.readWithout(range.start(), range.end());
     List<CompletableFuture<Void>> parts = new ArrayList<>();
     long next = range.start();
     while (next <= range.end()) {
@@ -275,9 +278,10 @@ public final class ObjectReader implements AutoCloseable {
 
   /**
    * Reads {@code range} straight into {@code target} at {@code index}, bypassing the cache: for
-   * bytes no memory could be found for. GETs of at most the request size, a few at a time on the
-   * fetch threads ({@link DirectRead}); the future completes once every one of them has ended. The
-   * caller's buffer holds the bytes, so they count against no budget.
+   * bytes no memory could be found for, or that no block should hold. GETs of at most the request
+   * size, a few at a time on the fetch threads ({@link DirectRead}); the future completes once
+   * every one of them has ended. The caller's buffer holds the bytes, so they count against no
+   * budget.
    */
   public CompletableFuture<Void> readDirect(ByteRange range, ByteBuffer target, int index) {
     if (closed) {

@@ -58,9 +58,10 @@ final class PagePool {
 
   /**
    * The arrays of a block of {@code size} bytes: whole pages, kept ones first, then a shorter last
-   * array if needed; null if the budget has no room for what must be made, even with no page kept.
+   * array if needed; null if the budget has no room for what must be made (leaving {@code spare}
+   * bytes of it free), even with no page kept.
    */
-  byte[][] tryTake(int size) {
+  byte[][] tryTake(int size, long spare) {
     int whole = size / PAGE;
     int last = size % PAGE;
     byte[][] pages = new byte[whole + (last > 0 ? 1 : 0)][];
@@ -70,7 +71,7 @@ final class PagePool {
       pages[reused] = page;
     }
     long made = (long) (whole - reused) * PAGE + last;
-    if (made > 0 && !reserve(made)) {
+    if (made > 0 && !reserve(made, spare)) {
       for (int i = 0; i < reused; i++) {
         keep(pages[i]);
       }
@@ -102,9 +103,12 @@ final class PagePool {
     keptPages.incrementAndGet();
   }
 
-  /** Reserves {@code bytes} in the budget, releasing kept pages for them if need be. */
-  private boolean reserve(long bytes) {
-    while (!budget.bound().tryReserve(bytes)) {
+  /**
+   * Reserves {@code bytes} in the budget, leaving {@code spare} free, releasing kept pages for them
+   * if need be.
+   */
+  private boolean reserve(long bytes, long spare) {
+    while (!budget.bound().tryReserve(bytes, spare)) {
       if (kept.poll() == null) {
         return false;
       }

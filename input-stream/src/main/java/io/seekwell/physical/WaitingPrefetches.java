@@ -3,6 +3,7 @@ package io.seekwell.physical;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.metrics.Metric;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.slf4j.Logger;
@@ -50,6 +51,10 @@ final class WaitingPrefetches {
   synchronized void ask(ByteRange range) throws IOException {
     if (closed) {
       return;
+    }
+    if (!ranges.isEmpty()) {
+      // What waited before this ask is asked for again first, and counted as having waited.
+      admitInOrder(true);
     }
     long start = range.start();
     long end = range.end();
@@ -101,6 +106,34 @@ final class WaitingPrefetches {
     }
   }
 
+  /**
+   * The stream has read {@code [start, end]} without a block of it (straight into its buffer, or a
+   * vectored range): what waits of those bytes is dropped, so that it is not fetched again.
+   */
+  void readWithout(long start, long end) {
+    if (!any) {
+      return;
+    }
+    synchronized (this) {
+      Map.Entry<Long, Long> first = ranges.floorEntry(start);
+      Long from = first != null && first.getValue() >= start ? first.getKey() : start;
+      for (Map.Entry<Long, Long> range :
+          List.copyOf(ranges.subMap(from, true, end, true).entrySet())) {
+        ranges.remove(range.getKey());
+        long overlapStart = Math.max(range.getKey(), start);
+        long overlapEnd = Math.min(range.getValue(), end);
+        if (range.getKey() < start) {
+          ranges.put(range.getKey(), start - 1);
+        }
+        if (range.getValue() > end) {
+          ranges.put(end + 1, range.getValue());
+        }
+        dropped(ByteRange.of(overlapStart, overlapEnd), "the stream read it without a block");
+      }
+      any = !ranges.isEmpty();
+    }
+  }
+
   /** Drops every waiting range, and asks for nothing more: the stream is closing. */
   synchronized void clear() {
     closed = true;
@@ -113,11 +146,12 @@ final class WaitingPrefetches {
 
   private void admitInOrder(boolean waited) throws IOException {
     while (!ranges.isEmpty()) {
-      Map.Entry<Long, Long> head = ranges.pollFirstEntry();
+      Map.Entry<Long, Long> head = ranges.firstEntry();
       long start = head.getKey();
       long end = head.getValue();
       ByteRange next = ByteRange.of(start, Math.min(end, start + step - 1));
       long notAsked = store.prefetchInTurn(blocks, next, context, waited);
+      ranges.remove(start);
       if (waited && notAsked > start) {
         LOG.debug(
             "{}: {} fetched after waiting for memory",

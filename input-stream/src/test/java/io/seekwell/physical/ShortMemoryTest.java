@@ -52,13 +52,18 @@ class ShortMemoryTest {
   }
 
   private PhysicalIO physicalIO() {
+    return physicalIO(SMALL_MEMORY.maxMemoryLimit());
+  }
+
+  /** Physical IO with the factory's limit of 8 MiB, in a JVM whose budget is {@code jvmLimit}. */
+  private PhysicalIO physicalIO(long jvmLimit) {
     return new PhysicalIO(
         store,
         SMALL_MEMORY,
         DiskCacheConfiguration.OFF,
         new DiskCaches(),
         UsableSpace.FILE_STORE,
-        new PagePool(new SharedBudget(SMALL_MEMORY.maxMemoryLimit())),
+        new PagePool(new SharedBudget(jvmLimit)),
         metrics,
         Ticker.system());
   }
@@ -95,8 +100,17 @@ class ShortMemoryTest {
 
   @Test
   void aParsersOneByteReadsFindABlockWhileWhatWaitsFillsTheRestOfMemory() throws IOException {
+    parsersOneByteReadsAreOneGet(SMALL_MEMORY.maxMemoryLimit());
+  }
+
+  @Test
+  void theReadersReserveHoldsWhenTheJvmsBudgetIsSmallerThanTheFactorysLimit() throws IOException {
+    parsersOneByteReadsAreOneGet(6 * MIB);
+  }
+
+  private void parsersOneByteReadsAreOneGet(long jvmLimit) throws IOException {
     int footer = content.length - 100_000;
-    try (PhysicalIO io = physicalIO();
+    try (PhysicalIO io = physicalIO(jvmLimit);
         ObjectReader reader = io.open(LOCATION, content.length, Contexts.MUTABLE)) {
       reader.prefetchInTurn(ByteRange.of(0, content.length - 1));
       byte[] one = new byte[1];
@@ -109,7 +123,32 @@ class ShortMemoryTest {
     // Without the reserve, memory is full of prefetched bytes nobody has read, and each one-byte
     // read is a GET of its own: 10,000 of them.
     assertEquals(1, metrics.get(Metric.DEMAND_GET_REQUESTS), "one block for the parser's reads");
-    assertEquals(8, store.gets().size(), "7 prefetched, 1 read");
+    assertEquals(
+        Math.min(jvmLimit, SMALL_MEMORY.maxMemoryLimit()) / MIB, store.gets().size(), "1 read");
+  }
+
+  @Test
+  void waitingBytesTheStreamReadsWithoutABlockAreNotFetchedAgain() throws IOException {
+    try (PhysicalIO io = physicalIO();
+        ObjectReader reader = io.open(LOCATION, content.length, Contexts.MUTABLE)) {
+      reader.prefetchInTurn(ByteRange.of(0, 24L * MIB - 1));
+      // [7 MiB, 12 MiB) waits; a read of it long enough goes straight into its buffer.
+      byte[] bytes = new byte[12 * MIB];
+      assertEquals(5 * MIB, reader.read(7L * MIB, bytes, 7 * MIB, 5 * MIB));
+      // Reading [0, 7 MiB) frees memory for what still waits, [12 MiB, 24 MiB).
+      for (int at = 0; at < 7 * MIB; at += 64 * 1024) {
+        assertEquals(64 * 1024, reader.read(at, bytes, at, 64 * 1024));
+      }
+      assertArrayEquals(Arrays.copyOfRange(content, 0, 12 * MIB), bytes);
+    }
+    long fetchedTwice =
+        store.gets().stream()
+            .map(GetRequest::range)
+            .filter(range -> range.start() >= 7L * MIB && range.end() < 12L * MIB)
+            .mapToLong(ByteRange::length)
+            .sum();
+    assertEquals(5L * MIB, fetchedTwice, "[7 MiB, 12 MiB) was fetched once, by the read");
+    assertEquals(5L * MIB, metrics.get(Metric.DIRECT_READ_BYTES));
   }
 
   @Test
@@ -124,13 +163,14 @@ class ShortMemoryTest {
       assertArrayEquals(Arrays.copyOfRange(content, content.length - MIB, content.length), bytes);
       assertEquals(0, metrics.get(Metric.PREFETCHED_BYTES_REFUSED));
 
-      // A read at 20 MiB has passed [7 MiB, 20 MiB), which waited: dropped, never fetched.
+      // A read at 20 MiB has passed [7 MiB, 20 MiB), which waited: dropped, never fetched. The
+      // read, of 1 MiB of an object longer than a quarter of the limit, goes straight into its
+      // buffer, and drops the 1 MiB of it that waited too.
       reader.read(20L * MIB, bytes, 0, MIB);
       assertArrayEquals(Arrays.copyOfRange(content, 20 * MIB, 21 * MIB), bytes);
-      assertEquals(13L * MIB, metrics.get(Metric.PREFETCHED_BYTES_REFUSED));
+      assertEquals(14L * MIB, metrics.get(Metric.PREFETCHED_BYTES_REFUSED));
     }
-    // Both reads, of 1 MiB of an object longer than a quarter of the limit, went straight into
-    // their buffers, and closing dropped what still waited, [20 MiB, 24 MiB).
+    // Closing dropped what still waited, [21 MiB, 24 MiB).
     assertEquals(17L * MIB, metrics.get(Metric.PREFETCHED_BYTES_REFUSED));
     assertEquals(0, metrics.get(Metric.PREFETCHED_BYTES_WAITED));
     assertEquals(9, store.gets().size());

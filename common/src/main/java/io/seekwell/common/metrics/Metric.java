@@ -48,8 +48,9 @@ public enum Metric {
    */
   PREFETCHED_BYTES_WAITED,
   /**
-   * Reads no block memory was found for that were longer than one GET may be, and so were split
-   * into GETs of the request size sent a few at a time, straight into the caller's buffer.
+   * Reads straight into the caller's buffer (no block memory was found for them, or long reads of a
+   * scanned object) that were longer than one GET may be, and so were split into GETs of the
+   * request size sent a few at a time.
    */
   DIRECT_READS_SPLIT,
   /**
