@@ -3,7 +3,6 @@ package io.seekwell.physical;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.metrics.Metric;
 import java.io.IOException;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.slf4j.Logger;
@@ -117,8 +116,9 @@ final class WaitingPrefetches {
     synchronized (this) {
       Map.Entry<Long, Long> first = ranges.floorEntry(start);
       Long from = first != null && first.getValue() >= start ? first.getKey() : start;
+      // A copy: a TreeMap's entries are its nodes, which a removal may overwrite.
       for (Map.Entry<Long, Long> range :
-          List.copyOf(ranges.subMap(from, true, end, true).entrySet())) {
+          new TreeMap<>(ranges.subMap(from, true, end, true)).entrySet()) {
         ranges.remove(range.getKey());
         long overlapStart = Math.max(range.getKey(), start);
         long overlapEnd = Math.min(range.getValue(), end);
