@@ -40,13 +40,13 @@ final class ReadStrategySelector implements AutoCloseable {
   /** Finds and configures the format plug-ins, which count in {@code metrics}. */
   ReadStrategySelector(S3SeekableInputStreamConfiguration settings, Metrics metrics) {
     this.configuration = settings.logicalIO();
-    // Read-ahead never evicts unread bytes for more: a window of three quarters of the memory
-    // bound, with the block being read, leaves about a fifth for the stream's other reads.
+    // Read-ahead never evicts unread bytes for more, and prefetches leave the readers' reserve (at
+    // most an eighth of the bound) free: a window of seven eighths of the bound fills what is left.
     this.maxWindow =
         Math.max(
             configuration.sequentialInitialSize(),
             Math.min(
-                configuration.sequentialMaxSize(), settings.physicalIO().maxMemoryLimit() / 4 * 3));
+                configuration.sequentialMaxSize(), settings.physicalIO().maxMemoryLimit() / 8 * 7));
     this.sequentialKeys = suffixPattern(configuration.sequentialSuffixes());
     ConnectorConfiguration raw = settings.rawConfiguration();
     for (FormatPlugin plugin : loadPlugins()) {

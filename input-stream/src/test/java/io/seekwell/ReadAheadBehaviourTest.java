@@ -164,10 +164,11 @@ class ReadAheadBehaviourTest {
   void aScanOfALargeObjectHoldsOnlyItsReadAheadAndAnArrayOrTwoForReuse() throws IOException {
     configureMemory("64MB");
     scan("scan.bin", put("scan.bin", 96 * MIB));
-    // At most: the window (half the limit, 32 MiB) and the block being read. Without dropping
-    // read-through blocks the cache would fill up to its 64 MiB limit.
+    // At most: the window (seven eighths of the limit, 56 MiB) and the block being read (a 4 MiB
+    // GET). Without dropping read-through blocks the cache would fill up to its 64 MiB limit, and
+    // stay full after the scan.
     S3SeekableInputStreamFactory.MemoryUsage memory = factory.getMemoryUsage();
-    assertTrue(memory.highWaterMark() <= 48L * MIB, "high-water " + memory.highWaterMark());
+    assertTrue(memory.highWaterMark() <= 60L * MIB, "high-water " + memory.highWaterMark());
     assertTrue(memory.used() <= 8L * MIB, "left after the scan: " + memory.used());
     int getsOfTheScan = gets().size();
 

@@ -5,13 +5,15 @@ import java.io.IOException;
 
 /**
  * A sliding read-ahead window for sequential reads. While reads follow each other, it keeps
- * requests in flight ahead of the reader and tops the window up as soon as less than half of it is
- * left (the low-water mark), so the pipeline never drains. Requests grow from the initial size up
- * to the prefetcher's request size at the time; the window doubles with each top-up up to its
- * maximum. A read that does not continue where the last one ended collapses the window. Never asks
- * past the end of the object. A request refused by the memory bound (which read-ahead never evicts
- * unread bytes for) halves the request size and the window, down to the initial request size, and
- * is asked again; refused at that size, it stops the top-up. Not thread-safe: one stream owns it.
+ * requests in flight ahead of the reader and tops the window up as soon as less than half of it, or
+ * room for a whole request, is left (the low-water mark), so the pipeline never drains and a full
+ * window keeps nearly all of itself in flight. Requests grow from the initial size up to the
+ * prefetcher's request size at the time; the window doubles with each top-up up to its maximum,
+ * which requests never pass. A read that does not continue where the last one ended collapses the
+ * window. Never asks past the end of the object. A request refused by the memory bound (which
+ * read-ahead never evicts unread bytes for) halves the request size and the window, down to the
+ * initial request size, and is asked again; refused at that size, it stops the top-up. Not
+ * thread-safe: one stream owns it.
  */
 public final class SequentialReadahead implements ReadStrategy {
 
@@ -59,7 +61,7 @@ public final class SequentialReadahead implements ReadStrategy {
     if (frontier < end) {
       frontier = position;
     }
-    if (frontier - end < window / 2) {
+    if (frontier - end < Math.max(window / 2, window - nextRequestSize)) {
       topUp(position, end);
     }
   }
@@ -69,6 +71,9 @@ public final class SequentialReadahead implements ReadStrategy {
     boolean issued = false;
     while (frontier < target) {
       long size = Math.min(nextRequestSize, prefetcher.objectLength() - frontier);
+      if (frontier >= readerEnd && frontier + size > readerStart + maxWindow) {
+        break;
+      }
       if (!prefetcher.prefetchOnce(ByteRange.ofLength(frontier, size))) {
         if (!shrink()) {
           break;

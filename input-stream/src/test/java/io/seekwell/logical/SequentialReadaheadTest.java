@@ -152,4 +152,21 @@ class SequentialReadaheadTest {
           "ahead of " + position + ": " + (frontier(recorder) - position));
     }
   }
+
+  @Test
+  void aFullWindowIsToppedUpAsSoonAsARequestFitsSoNearlyAllOfItIsInFlight() throws IOException {
+    long length = 1024 * MIB;
+    RecordingPrefetcher recorder = recorder(length);
+    recorder.requestSize = MIB;
+    SequentialReadahead readahead = new SequentialReadahead(recorder, MIB, 14 * MIB, true);
+    for (long position = 0; position < 512 * MIB; position += 64 * KIB) {
+      readahead.beforeRead(position, 64 * KIB);
+      long ahead = frontier(recorder) - (position + 64 * KIB);
+      assertTrue(ahead <= 14 * MIB, "ahead of " + position + ": " + ahead);
+      if (position >= 64 * MIB) {
+        // Topped up only at half the window, as little as 7 MiB would be ahead.
+        assertTrue(ahead >= 13 * MIB - 64 * KIB, "ahead of " + position + ": " + ahead);
+      }
+    }
+  }
 }
