@@ -17,11 +17,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Only recent readers count: the columns learned are those of the last reader of the schema to
  * start reading columns and of the readers still open among the last {@value #READERS_KEPT} to
  * start. Every other closed reader is ignored, whatever it read. So when the queries on a table
- * turn to other columns, every file opened before the new query's first column read is predicted
- * with the old columns (with concurrent tasks, that is every file already open), and the files
- * opened after it with the new ones. Readers that read no column (footers only) do not count. The
- * least recently used schemas are forgotten first. A reader always predicts its own columns too
- * ({@link Reader#predicted}), even once it is no longer among the recent readers.
+ * turn to other columns, the files opened after the new query's first column read are predicted
+ * with the new ones (a plug-in checks a stream's first columns against the old ones before it
+ * predicts from them). Readers that read no column (footers only) do not count. The least recently
+ * used schemas are forgotten first. A reader always predicts its own columns too ({@link
+ * Reader#predicted}), even once it is no longer among the recent readers.
  *
  * <p>Concurrency: thread-safe without locks; a plug-in keeps one for all its streams. Each schema's
  * readers are an immutable list replaced by compare-and-set when a reader reads its first column; a

@@ -13,33 +13,42 @@ import io.seekwell.logical.StructureReadahead.Start;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a stream over a Parquet file reads ahead. At open: one GET for the file's tail (footer and
  * page indexes), and for a large file one more for the bytes before it (at most the prefetcher's
  * request size); the footer is parsed on the plug-in's executor as soon as the tail is in ({@link
- * ParquetFooterFetch}). Then the columns readers of files with the same schema read before are
- * prefetched (the first two row groups, or all, as the mode says); the first read of each column
- * chunk teaches its column, which is then prefetched for the row groups after it (the next one, or
- * all) and remembered for the next file. Each chunk is prefetched at most once. A reader streaming
- * through chunks nothing prefetched is read ahead of to the end of the row group ({@link
- * StructureReadahead}, reads following on exactly). A stream thread only waits (briefly) for the
- * footer to be parsed, never for I/O it has not already waited for.
+ * ParquetFooterFetch}). The stream's first read of column chunks checks what readers of files with
+ * the same schema read before: if they read every column it reads, their columns are prefetched
+ * (from its row group, that one and the next, or all, as the mode says), but for those whose chunk
+ * it passed over; if not, the queries have turned to other columns, and nothing is predicted from
+ * them. So a stream that reads only the footer (an engine opens each file once for it) fetches no
+ * column, and a new query's first file fetches none of the last query's columns. The first read of
+ * each column chunk teaches its column, which is then prefetched for the row groups after it (the
+ * next one, or all) and remembered for the next file. Each chunk is prefetched at most once. A
+ * reader streaming through chunks nothing prefetched is read ahead of to the end of the row group
+ * ({@link StructureReadahead}, reads following on exactly). A stream thread only waits (briefly)
+ * for the footer to be parsed, never for I/O it has not already waited for.
  *
  * <p>A read costs a binary search of the chunks' starts, and nothing (no allocation) when it lies
  * in the footer's tail or in the chunk the last read was inside of.
  *
  * <p>Concurrency: the read and close calls come from the stream's thread, one at a time, and own
- * the fields below that are not final or volatile. The parser thread completes {@code layout} and
- * then runs the prediction at open; {@code prefetchedChunks}, a concurrent set, is the only state
- * both threads change. {@link FooterOnlyOutcome} says how close and parse meet.
+ * the fields below that are not final or volatile. The parser thread completes {@code layout};
+ * {@code prefetchedChunks}, a concurrent set, is the only state both threads change. {@link
+ * FooterOnlyOutcome} says how close and parse meet.
  */
 final class ParquetReadStrategy implements ReadStrategy {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ParquetReadStrategy.class);
 
   private final Prefetcher prefetcher;
   private final ParquetSettings settings;
@@ -54,9 +63,15 @@ final class ParquetReadStrategy implements ReadStrategy {
   private final Set<Long> prefetchedChunks = ConcurrentHashMap.newKeySet();
   private ByteRange footerTail;
   // Stream thread only: the layout once a read needed it, which of its chunks reads have touched,
-  // the last chunk a read was inside of, and the lowest byte read.
+  // the last chunk a read was inside of, and the lowest byte read. What the schema's readers had
+  // read before this stream's first read of columns (null until then), the columns and row group
+  // that read touched, and whether its prediction was made.
   private ParquetLayout known;
   private boolean[] touched;
+  private Set<String> history;
+  private final Set<String> firstColumns = new HashSet<>();
+  private int firstRowGroup = Integer.MAX_VALUE;
+  private boolean predicted;
   private int lastChunk = -1;
   private boolean fetchedRest;
   private long lowestRead = Long.MAX_VALUE;
@@ -125,8 +140,6 @@ final class ParquetReadStrategy implements ReadStrategy {
                 (parsed, failure) -> {
                   if (failure != null) {
                     footers.unparsed(file, "the footer", failure);
-                  } else {
-                    predictAtOpen(parsed);
                   }
                 });
     layout.thenAccept(
@@ -162,7 +175,9 @@ final class ParquetReadStrategy implements ReadStrategy {
       readahead.skipped(end);
       return;
     }
-    prefetchAfter(parsed, touch(parsed, position, end - 1));
+    int furthest = touch(parsed, position, end - 1);
+    predictOnFirstColumns(parsed, end - 1);
+    prefetchAfter(parsed, furthest);
     readahead.onRead(position, end);
   }
 
@@ -183,6 +198,7 @@ final class ParquetReadStrategy implements ReadStrategy {
   public void beforeVectoredRead(List<ByteRange> ranges) throws IOException {
     ParquetLayout parsed = null;
     int furthest = -1;
+    long last = -1;
     for (ByteRange range : ranges) {
       lowestRead = Math.min(lowestRead, range.start());
       if (!inTail(range.start())) {
@@ -192,9 +208,11 @@ final class ParquetReadStrategy implements ReadStrategy {
           return;
         }
         furthest = Math.max(furthest, touch(parsed, range.start(), range.end()));
+        last = Math.max(last, range.end());
       }
     }
     if (parsed != null) {
+      predictOnFirstColumns(parsed, last);
       prefetchAfter(parsed, furthest);
     }
   }
@@ -260,6 +278,13 @@ final class ParquetReadStrategy implements ReadStrategy {
       }
       if (!touched[i]) {
         touched[i] = true;
+        if (history == null) {
+          history = columnsRead.predicted(parsed.fingerprint());
+        }
+        if (!predicted) {
+          firstColumns.add(chunk.column());
+          firstRowGroup = Math.min(firstRowGroup, chunk.rowGroup());
+        }
         columnsRead.learn(parsed.fingerprint(), chunk.column());
         furthest = Math.max(furthest, chunk.rowGroup());
       }
@@ -270,42 +295,83 @@ final class ParquetReadStrategy implements ReadStrategy {
   /** Prefetches the learned columns for the row groups after {@code furthest}, as the mode says. */
   private void prefetchAfter(ParquetLayout parsed, int furthest) {
     if (furthest >= 0) {
-      switch (settings.prefetchMode()) {
-        case ALL -> prefetchRowGroups(parsed, furthest + 1, parsed.lastRowGroup());
-        case ROW_GROUP -> prefetchRowGroups(parsed, furthest + 1, furthest + 1);
-        default -> {}
-      }
+      prefetchFrom(parsed, furthest + 1, 1, columnsRead.predicted(parsed.fingerprint()));
     }
   }
 
-  private void predictAtOpen(ParquetLayout parsed) {
+  /**
+   * Prefetches {@code columns} from row group {@code from} on: {@code count} row groups, or all
+   * that follow, as the mode says.
+   */
+  private void prefetchFrom(ParquetLayout parsed, int from, int count, Set<String> columns) {
     switch (settings.prefetchMode()) {
-      case ALL -> prefetchRowGroups(parsed, 0, parsed.lastRowGroup());
-      case ROW_GROUP -> prefetchRowGroups(parsed, 0, Math.min(1, parsed.lastRowGroup()));
+      case ALL -> prefetchRowGroups(parsed, from, parsed.lastRowGroup(), columns);
+      case ROW_GROUP -> prefetchRowGroups(parsed, from, from + count - 1, columns);
       default -> {}
     }
   }
 
   /**
-   * Prefetches the learned columns' chunks of row groups {@code from} to {@code through} that were
-   * not prefetched before, chunks close together in one run; runs that find no memory wait for the
-   * reads before them to free some ({@link io.seekwell.logical.Prefetcher#prefetchInTurn}).
+   * Once the stream's first read of columns, ending at byte {@code last}, is in: predicts from what
+   * the schema's readers read before, if they read every column it read (see the class notes).
    */
-  private void prefetchRowGroups(ParquetLayout parsed, int from, int through) {
-    Set<String> learned = columnsRead.predicted(parsed.fingerprint());
-    if (learned.isEmpty()) {
+  private void predictOnFirstColumns(ParquetLayout parsed, long last) {
+    if (history == null || predicted) {
+      return;
+    }
+    predicted = true;
+    if (history.isEmpty()) {
+      return;
+    }
+    if (!history.containsAll(firstColumns)) {
+      LOG.debug(
+          "{}: its first read of columns, {}, is of other columns than earlier readers read ({}):"
+              + " nothing predicted from them",
+          file,
+          firstColumns,
+          history);
+      return;
+    }
+    Set<String> columns = new HashSet<>(history);
+    for (ParquetLayout.Chunk chunk : parsed.chunksByRowGroup().get(firstRowGroup)) {
+      if (chunk.end() < last && !firstColumns.contains(chunk.column())) {
+        columns.remove(chunk.column());
+      }
+    }
+    prefetchFrom(parsed, firstRowGroup, 2, columns);
+  }
+
+  /**
+   * Prefetches the chunks of {@code columns} in row groups {@code from} to {@code through} that
+   * were not prefetched before, chunks close together in one run; runs that find no memory wait for
+   * the reads before them to free some ({@link io.seekwell.logical.Prefetcher#prefetchInTurn}).
+   */
+  private void prefetchRowGroups(ParquetLayout parsed, int from, int through, Set<String> columns) {
+    if (columns.isEmpty()) {
       return;
     }
     List<ByteRange> wanted = new ArrayList<>();
     for (int rowGroup = from; rowGroup <= Math.min(through, parsed.lastRowGroup()); rowGroup++) {
       for (ParquetLayout.Chunk chunk : parsed.chunksByRowGroup().get(rowGroup)) {
-        if (learned.contains(chunk.column()) && prefetchedChunks.add(chunk.start())) {
+        if (columns.contains(chunk.column()) && prefetchedChunks.add(chunk.start())) {
           wanted.add(ByteRange.of(chunk.start(), chunk.end()));
         }
       }
     }
+    if (wanted.isEmpty()) {
+      return;
+    }
     wanted.sort(Comparator.comparingLong(ByteRange::start));
-    for (ByteRange run : ByteRanges.coalesce(wanted, settings.mergeGap())) {
+    List<ByteRange> runs = ByteRanges.coalesce(wanted, settings.mergeGap());
+    LOG.debug(
+        "{}: predicts columns {} of row groups {} to {}: {} chunks in {} runs",
+        file,
+        columns,
+        from,
+        through,
+        wanted.size(),
+        runs.size());
+    for (ByteRange run : runs) {
       QuietPrefetch.inTurn(prefetcher, run);
     }
   }

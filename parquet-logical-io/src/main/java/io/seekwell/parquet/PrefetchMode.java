@@ -5,13 +5,13 @@ public enum PrefetchMode {
   /** None: only the footer is fetched ahead. */
   OFF,
   /**
-   * The learned columns of the first two row groups at open, then of the row group after the one
-   * being read.
+   * At the stream's first read of columns, the learned columns of the row group it reads and the
+   * next; then of the row group after the one being read.
    */
   ROW_GROUP,
   /**
-   * The learned columns of every row group at open; a column first read while reading is then
-   * prefetched for every later row group.
+   * At the stream's first read of columns, the learned columns of every row group from the one it
+   * reads; a column first read while reading is then prefetched for every later row group.
    */
   ALL
 }

@@ -136,16 +136,23 @@ class ParquetReadStrategyTest {
     ByteRange rowGroup = rowGroupRange(footer, 0);
     readInBuffers(first, rowGroup, 64 * 1024);
 
-    // A second file of the schema: its first two row groups' columns are prefetched at open.
+    // A second file of the schema: nothing at open; its first read of a column prefetches the
+    // learned columns of its row group and the next.
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     ParquetReadStrategy second = open(prefetcher, history);
-    List<ByteRange> atOpen = List.copyOf(prefetcher.prefetched);
-    assertTrue(atOpen.stream().anyMatch(range -> range.contains(rowGroup.start())), "" + atOpen);
+    assertEquals(List.of(), prefetcher.prefetched);
+    second.beforePositionalRead(rowGroup.start(), 64 * 1024);
+    List<ByteRange> predicted = List.copyOf(prefetcher.prefetched);
+    assertTrue(
+        predicted.stream().anyMatch(range -> range.contains(rowGroup.start())), "" + predicted);
+    assertTrue(
+        predicted.stream().anyMatch(range -> range.contains(rowGroupRange(footer, 1).start())),
+        "" + predicted);
 
     readInBuffers(second, rowGroup, 64 * 1024);
 
     // Reading row group 0 prefetches row group 2 (one ahead of row group 1), nothing before it.
-    assertPrefetchedOnlyAfter(prefetcher, atOpen.size(), rowGroupRange(footer, 1).end());
+    assertPrefetchedOnlyAfter(prefetcher, predicted.size(), rowGroupRange(footer, 1).end());
   }
 
   @Test
@@ -159,7 +166,7 @@ class ParquetReadStrategyTest {
     // No memory for anything now: the predicted runs still go to the prefetcher, to wait there.
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     prefetcher.refusing = true;
-    open(prefetcher, history);
+    open(prefetcher, history).beforePositionalRead(projectedChunks(footer, 0).get(0).start(), 1);
 
     List<ByteRange> wanted = new ArrayList<>(projectedChunks(footer, 0));
     wanted.addAll(projectedChunks(footer, 1));
@@ -168,24 +175,64 @@ class ParquetReadStrategyTest {
   }
 
   @Test
-  void whenReadersTurnToOtherColumnsTheNextFileIsPredictedWithTheNewColumnsOnly() throws Exception {
+  void whenReadersTurnToOtherColumnsNoFileIsPredictedWithTheOldOnes() throws Exception {
     ColumnHistory history = new ColumnHistory(10);
     ParquetReadStrategy first =
         open(new RecordingPrefetcher("s3://bucket/table.parquet", file), history);
     first.beforeVectoredRead(projectedChunks(footer, 0));
     first.close();
-    // A reader of another query reads another column; the old ones were predicted at its open.
+    // A reader of another query reads another column first: nothing of the old ones is fetched,
+    // only its own column one row group ahead.
     List<String> other = List.of("c4");
-    ParquetReadStrategy second =
-        open(new RecordingPrefetcher("s3://bucket/table.parquet", file), history);
+    RecordingPrefetcher turning = new RecordingPrefetcher("s3://bucket/table.parquet", file);
+    ParquetReadStrategy second = open(turning, history);
     second.beforeVectoredRead(chunks(footer, 0, other));
     second.close();
+    assertEquals(chunks(footer, 1, other), turning.prefetched);
 
+    // The next file is predicted with the new column only.
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
-    open(prefetcher, history);
+    open(prefetcher, history).beforePositionalRead(chunks(footer, 0, other).get(0).start(), 1);
 
     List<ByteRange> wanted = new ArrayList<>(chunks(footer, 0, other));
     wanted.addAll(chunks(footer, 1, other));
+    assertEquals(
+        ByteRanges.coalesce(wanted, ParquetSettings.DEFAULT.mergeGap()), prefetcher.prefetched);
+  }
+
+  @Test
+  void aStreamThatReadsOnlyTheFooterPrefetchesNoColumn() throws Exception {
+    ColumnHistory history = new ColumnHistory(10);
+    ParquetReadStrategy first =
+        open(new RecordingPrefetcher("s3://bucket/table.parquet", file), history);
+    first.beforeVectoredRead(projectedChunks(footer, 0));
+    first.close();
+
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
+    ParquetReadStrategy footerOnly = open(prefetcher, history);
+    footerOnly.beforePositionalRead(file.length - 8, 8);
+    footerOnly.beforePositionalRead(file.length - 8 - 4096, 4096);
+    footerOnly.close();
+
+    assertEquals(List.of(), prefetcher.prefetched);
+  }
+
+  @Test
+  void learnedColumnsWhoseChunksTheFirstReadPassedOverAreNotPredicted() throws Exception {
+    ColumnHistory history = new ColumnHistory(10);
+    ParquetReadStrategy first =
+        open(new RecordingPrefetcher("s3://bucket/table.parquet", file), history);
+    first.beforeVectoredRead(projectedChunks(footer, 0));
+    first.close();
+
+    // The first read is of c7: the reader passed over c2, which lies before it, so only c7 and c15
+    // (which may still come) are predicted.
+    List<String> kept = List.of("c7", "c15");
+    RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
+    open(prefetcher, history).beforePositionalRead(chunks(footer, 0, kept).get(0).start(), 1);
+
+    List<ByteRange> wanted = new ArrayList<>(chunks(footer, 0, kept));
+    wanted.addAll(chunks(footer, 1, kept));
     assertEquals(
         ByteRanges.coalesce(wanted, ParquetSettings.DEFAULT.mergeGap()), prefetcher.prefetched);
   }
