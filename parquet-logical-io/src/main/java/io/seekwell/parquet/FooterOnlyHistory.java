@@ -63,7 +63,8 @@ final class FooterOnlyHistory {
     last = outcome;
   }
 
-  private static String prefix(String objectName) {
+  /** The parent prefix of {@code objectName}, up to and with its last slash. */
+  static String prefix(String objectName) {
     return objectName.substring(0, objectName.lastIndexOf('/') + 1);
   }
 }

@@ -31,6 +31,7 @@ public final class ParquetFormatPlugin implements FormatPlugin {
   private volatile ColumnHistory history = new ColumnHistory(ParquetSettings.DEFAULT.historySize());
   private volatile FooterOnlyHistory footerOnly =
       new FooterOnlyHistory(ParquetSettings.DEFAULT.historySize());
+  private volatile TailHistory tails = new TailHistory(ParquetSettings.DEFAULT.historySize());
   private volatile FooterMetrics footers = new FooterMetrics(new Metrics());
 
   /** Creates the plug-in; {@link java.util.ServiceLoader} calls this. */
@@ -51,12 +52,14 @@ public final class ParquetFormatPlugin implements FormatPlugin {
     settings = ParquetSettings.fromConfiguration(configuration);
     history = new ColumnHistory(settings.historySize());
     footerOnly = new FooterOnlyHistory(settings.historySize());
+    tails = new TailHistory(settings.historySize());
     footers = new FooterMetrics(metrics);
   }
 
   @Override
   public ReadStrategy newStrategy(Prefetcher prefetcher) {
-    return new ParquetReadStrategy(prefetcher, settings, parser, history, footerOnly, footers);
+    return new ParquetReadStrategy(
+        prefetcher, settings, parser, history, footerOnly, tails, footers);
   }
 
   @Override

@@ -67,6 +67,15 @@ record ParquetLayout(
         rowGroupEnds);
   }
 
+  /** The first byte after the last column chunk (after the magic if there is none). */
+  long dataEnd() {
+    long end = ParquetFooter.MAGIC.length - 1;
+    for (long rowGroupEnd : rowGroupEnds) {
+      end = Math.max(end, rowGroupEnd);
+    }
+    return end + 1;
+  }
+
   int lastRowGroup() {
     return chunksByRowGroup.size() - 1;
   }

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,8 +25,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What a stream over a Parquet file reads ahead. At open: one GET for the file's tail (footer and
- * page indexes), and for a large file one more for the bytes before it (at most the prefetcher's
- * request size); the footer is parsed on the plug-in's executor as soon as the tail is in ({@link
+ * page indexes: as many bytes as the last file parsed beside it needed after its column chunks and
+ * a quarter more ({@link TailHistory}), or the configured size), and for a large file with no file
+ * parsed beside it one more for the bytes before it (at most the prefetcher's request size); the
+ * footer is parsed on the plug-in's executor as soon as the tail is in ({@link
  * ParquetFooterFetch}). The stream's first read of column chunks checks what readers of files with
  * the same schema read before: if they read every column it reads, their columns are prefetched
  * (from its row group, that one and the next, or all, as the mode says), but for those whose chunk
@@ -54,6 +57,7 @@ final class ParquetReadStrategy implements ReadStrategy {
   private final ParquetSettings settings;
   private final ColumnHistory.Reader columnsRead;
   private final FooterOnlyHistory footerOnlyHistory;
+  private final TailHistory tails;
   private final FooterMetrics footers;
   private final ParquetFooterFetch footerFetch;
   private final FooterOnlyOutcome outcome;
@@ -79,9 +83,9 @@ final class ParquetReadStrategy implements ReadStrategy {
       CompletableFuture.failedFuture(new IllegalStateException("The stream is not open yet"));
 
   /**
-   * A strategy for one stream, parsing on {@code parser}; {@code history} and {@code
-   * footerOnlyHistory} are shared by the plug-in's streams, and {@code footers} counts what became
-   * of the footer.
+   * A strategy for one stream, parsing on {@code parser}; {@code history}, {@code
+   * footerOnlyHistory} and {@code tails} are shared by the plug-in's streams, and {@code footers}
+   * counts what became of the footer.
    */
   ParquetReadStrategy(
       Prefetcher prefetcher,
@@ -89,11 +93,13 @@ final class ParquetReadStrategy implements ReadStrategy {
       Executor parser,
       ColumnHistory history,
       FooterOnlyHistory footerOnlyHistory,
+      TailHistory tails,
       FooterMetrics footers) {
     this.prefetcher = prefetcher;
     this.settings = settings;
     this.columnsRead = history.newReader();
     this.footerOnlyHistory = footerOnlyHistory;
+    this.tails = tails;
     this.footers = footers;
     this.file = prefetcher.objectName();
     this.footerFetch = new ParquetFooterFetch(prefetcher, parser);
@@ -118,16 +124,29 @@ final class ParquetReadStrategy implements ReadStrategy {
     if (length < ParquetFooter.TRAILER) {
       return;
     }
+    OptionalLong learned =
+        footerOnly || settings.isSmall(length) ? OptionalLong.empty() : tails.guess(file);
     long footerSize =
         footerOnly
             ? Math.max(ParquetFooter.TRAILER, Math.min(length, footerOnlyHistory.tailGuess(file)))
-            : settings.footerSize(length);
+            : Math.max(
+                ParquetFooter.TRAILER,
+                Math.min(settings.footerSize(length), learned.orElse(Long.MAX_VALUE)));
     footerTail = ByteRange.ofLength(length - footerSize, footerSize);
+    if (learned.isPresent()) {
+      LOG.debug(
+          "{}: fetches a tail of {} bytes, as much as the last file beside it needed after its"
+              + " data and a quarter more",
+          file,
+          footerSize);
+    }
     CompletableFuture<byte[]> tailBytes = prefetcher.fetch(footerTail);
     // No more than one read-ahead request: with a small memory limit, the tail stays cached while
-    // the file is open and would leave too little for the chunks.
+    // the file is open and would leave too little for the chunks. None once the tail is learned.
     long beforeFooter =
-        footerOnly ? 0 : Math.min(settings.tailSize(length) - footerSize, prefetcher.requestSize());
+        footerOnly || learned.isPresent()
+            ? 0
+            : Math.min(settings.tailSize(length) - footerSize, prefetcher.requestSize());
     if (beforeFooter > 0) {
       // In parallel: the footer is parsed as soon as its own (smaller) GET is in.
       QuietPrefetch.of(
@@ -145,6 +164,7 @@ final class ParquetReadStrategy implements ReadStrategy {
     layout.thenAccept(
         parsed -> {
           outcome.parsed(parsed.footerBytes());
+          tails.needed(file, length - parsed.dataEnd());
           footers.parsed();
         });
   }

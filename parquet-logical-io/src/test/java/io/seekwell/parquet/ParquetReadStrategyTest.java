@@ -201,6 +201,34 @@ class ParquetReadStrategyTest {
   }
 
   @Test
+  void theNextFileBesideAParsedOneFetchesTheTailItNeededAndAQuarterMore() throws Exception {
+    long dataEnd = 0;
+    for (ColumnChunk chunk : footer.columnChunks()) {
+      dataEnd = Math.max(dataEnd, chunk.range().end() + 1);
+    }
+    long needed = file.length - dataEnd;
+    long configured = ParquetSettings.DEFAULT.footerSize(file.length);
+    assertTrue(needed + needed / 4 < configured, needed + " of " + configured);
+    TailHistory tails = new TailHistory(10);
+    RecordingPrefetcher first = new RecordingPrefetcher("s3://bucket/t/part-0.parquet", file);
+    open(first, ParquetSettings.DEFAULT, new ColumnHistory(10), tails, new Metrics());
+    assertEquals(List.of(ByteRange.ofLength(file.length - configured, configured)), first.fetched);
+
+    RecordingPrefetcher beside = new RecordingPrefetcher("s3://bucket/t/part-1.parquet", file);
+    Metrics metrics = new Metrics();
+    open(beside, ParquetSettings.DEFAULT, new ColumnHistory(10), tails, metrics);
+    long guess = needed + needed / 4;
+    assertEquals(List.of(ByteRange.ofLength(file.length - guess, guess)), beside.fetched);
+    assertEquals(1, metrics.get(Metric.FORMAT_FOOTERS_PARSED));
+
+    // A file under another prefix: nothing learned there yet.
+    RecordingPrefetcher elsewhere = new RecordingPrefetcher("s3://bucket/u/part-0.parquet", file);
+    open(elsewhere, ParquetSettings.DEFAULT, new ColumnHistory(10), tails, new Metrics());
+    assertEquals(
+        List.of(ByteRange.ofLength(file.length - configured, configured)), elsewhere.fetched);
+  }
+
+  @Test
   void aStreamThatReadsOnlyTheFooterPrefetchesNoColumn() throws Exception {
     ColumnHistory history = new ColumnHistory(10);
     ParquetReadStrategy first =
@@ -362,9 +390,18 @@ class ParquetReadStrategyTest {
     return open(prefetcher, settings, history, new Metrics());
   }
 
-  /** A strategy parsing on the calling thread: once opened, its footer is parsed. */
   private static ParquetReadStrategy open(
       Prefetcher prefetcher, ParquetSettings settings, ColumnHistory history, Metrics metrics) {
+    return open(prefetcher, settings, history, new TailHistory(10), metrics);
+  }
+
+  /** A strategy parsing on the calling thread: once opened, its footer is parsed. */
+  private static ParquetReadStrategy open(
+      Prefetcher prefetcher,
+      ParquetSettings settings,
+      ColumnHistory history,
+      TailHistory tails,
+      Metrics metrics) {
     ParquetReadStrategy strategy =
         new ParquetReadStrategy(
             prefetcher,
@@ -372,6 +409,7 @@ class ParquetReadStrategyTest {
             Runnable::run,
             history,
             new FooterOnlyHistory(10),
+            tails,
             new FooterMetrics(metrics));
     strategy.onOpen();
     return strategy;
