@@ -37,7 +37,9 @@ record ParquetSettings(
               "footer.prefetch.size",
               MIB + 32 * KIB,
               ParquetFooter.TRAILER,
-              "the tail fetched with one GET at open (footer plus page indexes)")
+              "the tail fetched with one GET at open (footer plus page indexes); once a file under"
+                  + " the same prefix has been parsed, at most this: what that file needed after"
+                  + " its column chunks and a quarter more")
           .describingDefault("1 MiB + 32 KiB");
   private static final Setting<Long> LARGE_FOOTER_PREFETCH_SIZE =
       Setting.size(
@@ -45,7 +47,7 @@ record ParquetSettings(
           9 * MIB,
           ParquetFooter.TRAILER,
           "for larger files, the bytes before that tail up to this far from the end are fetched"
-              + " too");
+              + " too, until a file under the same prefix has been parsed");
   private static final Setting<Long> LARGE_FILE_THRESHOLD =
       Setting.size("large.file.threshold", 1024 * MIB, 0, "files above this get the large tail");
   private static final Setting<PrefetchMode> PREFETCH_MODE =

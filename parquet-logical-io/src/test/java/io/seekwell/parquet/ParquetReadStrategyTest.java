@@ -157,30 +157,19 @@ class ParquetReadStrategyTest {
 
   @Test
   void predictedChunksAreAllAskedForInTurnWhenMemoryIsShort() throws Exception {
-    ColumnHistory history = new ColumnHistory(10);
-    ParquetReadStrategy first =
-        open(new RecordingPrefetcher("s3://bucket/table.parquet", file), history);
-    first.beforeVectoredRead(projectedChunks(footer, 0));
-    first.close();
+    ColumnHistory history = historyOfOneProjectedReader();
 
     // No memory for anything now: the predicted runs still go to the prefetcher, to wait there.
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     prefetcher.refusing = true;
     open(prefetcher, history).beforePositionalRead(projectedChunks(footer, 0).get(0).start(), 1);
 
-    List<ByteRange> wanted = new ArrayList<>(projectedChunks(footer, 0));
-    wanted.addAll(projectedChunks(footer, 1));
-    assertEquals(
-        ByteRanges.coalesce(wanted, ParquetSettings.DEFAULT.mergeGap()), prefetcher.prefetched);
+    assertEquals(runsOfFirstTwoRowGroups(PROJECTED), prefetcher.prefetched);
   }
 
   @Test
   void whenReadersTurnToOtherColumnsNoFileIsPredictedWithTheOldOnes() throws Exception {
-    ColumnHistory history = new ColumnHistory(10);
-    ParquetReadStrategy first =
-        open(new RecordingPrefetcher("s3://bucket/table.parquet", file), history);
-    first.beforeVectoredRead(projectedChunks(footer, 0));
-    first.close();
+    ColumnHistory history = historyOfOneProjectedReader();
     // A reader of another query reads another column first: nothing of the old ones is fetched,
     // only its own column one row group ahead.
     List<String> other = List.of("c4");
@@ -194,10 +183,7 @@ class ParquetReadStrategyTest {
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     open(prefetcher, history).beforePositionalRead(chunks(footer, 0, other).get(0).start(), 1);
 
-    List<ByteRange> wanted = new ArrayList<>(chunks(footer, 0, other));
-    wanted.addAll(chunks(footer, 1, other));
-    assertEquals(
-        ByteRanges.coalesce(wanted, ParquetSettings.DEFAULT.mergeGap()), prefetcher.prefetched);
+    assertEquals(runsOfFirstTwoRowGroups(other), prefetcher.prefetched);
   }
 
   @Test
@@ -230,11 +216,7 @@ class ParquetReadStrategyTest {
 
   @Test
   void aStreamThatReadsOnlyTheFooterPrefetchesNoColumn() throws Exception {
-    ColumnHistory history = new ColumnHistory(10);
-    ParquetReadStrategy first =
-        open(new RecordingPrefetcher("s3://bucket/table.parquet", file), history);
-    first.beforeVectoredRead(projectedChunks(footer, 0));
-    first.close();
+    ColumnHistory history = historyOfOneProjectedReader();
 
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     ParquetReadStrategy footerOnly = open(prefetcher, history);
@@ -247,11 +229,7 @@ class ParquetReadStrategyTest {
 
   @Test
   void learnedColumnsWhoseChunksTheFirstReadPassedOverAreNotPredicted() throws Exception {
-    ColumnHistory history = new ColumnHistory(10);
-    ParquetReadStrategy first =
-        open(new RecordingPrefetcher("s3://bucket/table.parquet", file), history);
-    first.beforeVectoredRead(projectedChunks(footer, 0));
-    first.close();
+    ColumnHistory history = historyOfOneProjectedReader();
 
     // The first read is of c7: the reader passed over c2, which lies before it, so only c7 and c15
     // (which may still come) are predicted.
@@ -259,10 +237,7 @@ class ParquetReadStrategyTest {
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     open(prefetcher, history).beforePositionalRead(chunks(footer, 0, kept).get(0).start(), 1);
 
-    List<ByteRange> wanted = new ArrayList<>(chunks(footer, 0, kept));
-    wanted.addAll(chunks(footer, 1, kept));
-    assertEquals(
-        ByteRanges.coalesce(wanted, ParquetSettings.DEFAULT.mergeGap()), prefetcher.prefetched);
+    assertEquals(runsOfFirstTwoRowGroups(kept), prefetcher.prefetched);
   }
 
   @Test
@@ -368,6 +343,23 @@ class ParquetReadStrategyTest {
 
   private static ParquetReadStrategy open(Prefetcher prefetcher, ParquetSettings settings) {
     return open(prefetcher, settings, new ColumnHistory(10));
+  }
+
+  /** A history in which one reader, now closed, read the projected columns of row group 0. */
+  private static ColumnHistory historyOfOneProjectedReader() throws IOException {
+    ColumnHistory history = new ColumnHistory(10);
+    ParquetReadStrategy first =
+        open(new RecordingPrefetcher("s3://bucket/table.parquet", file), history);
+    first.beforeVectoredRead(projectedChunks(footer, 0));
+    first.close();
+    return history;
+  }
+
+  /** The runs the chunks of {@code columns} in row groups 0 and 1 are prefetched as. */
+  private static List<ByteRange> runsOfFirstTwoRowGroups(List<String> columns) {
+    List<ByteRange> wanted = new ArrayList<>(chunks(footer, 0, columns));
+    wanted.addAll(chunks(footer, 1, columns));
+    return ByteRanges.coalesce(wanted, ParquetSettings.DEFAULT.mergeGap());
   }
 
   /** Every range prefetched after the first {@code skipped} starts past byte {@code last}. */
