@@ -3,9 +3,7 @@ package io.seekwell.physical;
 import io.seekwell.common.ByteRange;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
-import java.util.Collections;
 import java.util.List;
-import java.util.NavigableMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +18,6 @@ import org.slf4j.LoggerFactory;
 final class Admission {
 
   private static final Logger LOG = LoggerFactory.getLogger(Admission.class);
-  private static final NavigableMap<Long, Block> EMPTY = Collections.emptyNavigableMap();
 
   private final RequestPlanner planner;
   private final MemoryTier memory;
@@ -172,12 +169,13 @@ final class Admission {
   }
 
   /**
-   * The GETs of a direct read of {@code range} of {@code blocks}: split as a missing range is, by
-   * the request size at the time. Every direct read is counted ({@link Metric#DIRECT_READ_BYTES})
-   * and logged at DEBUG; a split one is counted as such ({@link Metric#DIRECT_READS_SPLIT}).
+   * The GETs of a direct read of {@code range} of {@code blocks}: split finer than a missing range
+   * ({@link RequestPlanner#directParts}), as they take no block memory. Every direct read is
+   * counted ({@link Metric#DIRECT_READ_BYTES}) and logged at DEBUG; a split one is counted as such
+   * ({@link Metric#DIRECT_READS_SPLIT}).
    */
   List<ByteRange> directParts(ObjectBlocks blocks, ByteRange range) {
-    List<ByteRange> parts = planner.missingParts(range, EMPTY);
+    List<ByteRange> parts = planner.directParts(range, DirectRead.PARALLEL);
     if (parts.size() > 1) {
       metrics.increment(Metric.DIRECT_READS_SPLIT);
     }

@@ -14,11 +14,12 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A read straight into the caller's buffer, without a block (no block memory was found for it, or
- * it is a long read of a scanned object, see {@link BlockStore#readsStraight}): GETs split as the
- * planner splits a missing range (the request size), at most {@link #PARALLEL} in flight at once on
- * the fetch threads, each writing its own slice of the buffer. So a read of a whole row group with
- * a small memory limit costs the time of parallel GETs, not of one serial GET of the row group. The
- * caller's buffer holds the bytes, so they count against no budget.
+ * it is a long read of a scanned object, see {@link BlockStore#readsStraight}): GETs of up to an
+ * eighth of the read (at least 1 MiB, at most the request size; {@link
+ * RequestPlanner#directParts}), at most {@link #PARALLEL} in flight at once on the fetch threads,
+ * each writing its own slice of the buffer. So a read of a whole column chunk or row group costs
+ * the time of parallel GETs, not of one serial GET of it. The caller's buffer holds the bytes, so
+ * they count against no budget.
  *
  * <p>Completes once every GET sent has ended, so that none writes into the buffer after the caller
  * has its answer; after a failure no further GET is sent, and the read fails with the first failure

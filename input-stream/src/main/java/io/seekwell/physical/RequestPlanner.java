@@ -18,6 +18,11 @@ import java.util.function.LongSupplier;
  */
 final class RequestPlanner {
 
+  /**
+   * The smallest part {@link #directParts} splits a read into: the time to first byte dominates.
+   */
+  static final long SMALLEST_DIRECT_PART = 1L << 20;
+
   private final long readAheadBytes;
   private final long missMaxBytes;
   private final double toleranceRatio;
@@ -63,6 +68,21 @@ final class RequestPlanner {
   private static ByteRange widened(long position, long end, long objectLength, long width) {
     long widenedEnd = Math.max(end, position + width - 1);
     return ByteRange.of(position, Math.min(widenedEnd, objectLength - 1));
+  }
+
+  /**
+   * The GETs of a read straight into its caller's buffer: they take no block memory, so they are
+   * split finer than the request size, into as many as {@code parallel} parts of at least {@link
+   * #SMALLEST_DIRECT_PART}, so that a long read's GETs run side by side rather than as one.
+   */
+  List<ByteRange> directParts(ByteRange range, int parallel) {
+    long size =
+        Math.min(
+            requestSize.getAsLong(),
+            Math.max(SMALLEST_DIRECT_PART, (range.length() + parallel - 1) / parallel));
+    List<ByteRange> parts = new ArrayList<>();
+    split(range, size, parts);
+    return parts;
   }
 
   /** The GETs that fetch the bytes of {@code window} that no block in {@code existing} holds. */

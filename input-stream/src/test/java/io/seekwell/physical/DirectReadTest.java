@@ -23,6 +23,7 @@ import io.seekwell.testing.TestData;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -133,6 +134,28 @@ class DirectReadTest {
     assertEquals(1, metrics.get(Metric.DIRECT_READS_SPLIT));
     assertEquals(11, metrics.get(Metric.DEMAND_GET_REQUESTS));
     assertEquals(0, store.openContents(), "every body was closed");
+  }
+
+  @Test
+  void aReadIsSplitIntoEighthsOfAtLeast1MibEvenWhenRequestsAreLonger() throws IOException {
+    PhysicalIOConfiguration longRequests =
+        NO_MEMORY.toBuilder().targetRequestSize(8 * MIB).maxRequestSize(8 * MIB).build();
+    try (PhysicalIO io = physicalIO(store, longRequests);
+        ObjectReader reader = io.open(LOCATION, content.length, Contexts.MUTABLE)) {
+      byte[] bytes = new byte[8 * MIB];
+      assertEquals(bytes.length, reader.read(MIB, bytes, 0, bytes.length));
+      assertArrayEquals(Arrays.copyOfRange(content, MIB, 9 * MIB), bytes);
+      byte[] short3 = new byte[3 * MIB];
+      assertEquals(short3.length, reader.read(9 * MIB, short3, 0, short3.length));
+      assertArrayEquals(Arrays.copyOfRange(content, 9 * MIB, 12 * MIB), short3);
+    }
+    List<ByteRange> gets = sortedGets();
+    List<ByteRange> expected = new ArrayList<>();
+    for (int i = 1; i < 12; i++) {
+      expected.add(ByteRange.ofLength((long) i * MIB, MIB));
+    }
+    // Eight GETs of an eighth for the 8 MiB read; the 3 MiB read in parts of 1 MiB, not eighths.
+    assertEquals(expected, gets);
   }
 
   @Test
