@@ -102,6 +102,11 @@ public final class ColumnHistory {
       }
     }
 
+    /** The columns this reader read: a snapshot. */
+    public Set<String> own() {
+      return Set.copyOf(columns);
+    }
+
     /**
      * The columns to prefetch in this reader's file, whose schema is {@code fingerprint}: those
      * recent readers of the schema read and those this reader read. A snapshot.

@@ -9,11 +9,11 @@ import java.io.IOException;
  * room for a whole request, is left (the low-water mark), so the pipeline never drains and a full
  * window keeps nearly all of itself in flight. Requests grow from the initial size up to the
  * prefetcher's request size at the time; the window doubles with each top-up up to its maximum,
- * which requests never pass. A read that does not continue where the last one ended collapses the
- * window. Never asks past the end of the object. A request refused by the memory bound (which
- * read-ahead never evicts unread bytes for) halves the request size and the window, down to the
- * initial request size, and is asked again; refused at that size, it stops the top-up. Not
- * thread-safe: one stream owns it.
+ * which requests past the end of the read never pass. A read that does not continue where the last
+ * one ended collapses the window. Never asks past the end of the object. A request refused by the
+ * memory bound (which read-ahead never evicts unread bytes for) halves the request size and the
+ * window, down to the initial request size, and is asked again; refused at that size, it stops the
+ * top-up. Not thread-safe: one stream owns it.
  */
 public final class SequentialReadahead implements ReadStrategy {
 

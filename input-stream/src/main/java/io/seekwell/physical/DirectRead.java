@@ -14,8 +14,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A read straight into the caller's buffer, without a block (no block memory was found for it, or
- * it is a long read of a scanned object, see {@link BlockStore#readsStraight}): GETs of up to an
- * eighth of the read (at least 1 MiB, at most the request size; {@link
+ * it is a long read of a scanned object, see {@link BlockStore#readsStraight}): GETs of an eighth
+ * of the read, but at least 1 MiB and about the request size at most ({@link
  * RequestPlanner#directParts}), at most {@link #PARALLEL} in flight at once on the fetch threads,
  * each writing its own slice of the buffer. So a read of a whole column chunk or row group costs
  * the time of parallel GETs, not of one serial GET of it. The caller's buffer holds the bytes, so

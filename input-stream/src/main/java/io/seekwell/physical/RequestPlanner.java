@@ -72,17 +72,18 @@ final class RequestPlanner {
 
   /**
    * The GETs of a read straight into its caller's buffer: they take no block memory, so they are
-   * split finer than the request size, into as many as {@code parallel} parts of at least {@link
-   * #SMALLEST_DIRECT_PART}, so that a long read's GETs run side by side rather than as one.
+   * split finer than the request size, so that a long read's GETs run side by side rather than as
+   * one. Equal parts, as many as {@code parallel} parts of at least {@link #SMALLEST_DIRECT_PART}
+   * fit (one if none does), or more for a read longer than {@code parallel} request sizes, so that
+   * none is much longer than the request size.
    */
   List<ByteRange> directParts(ByteRange range, int parallel) {
-    long size =
-        Math.min(
-            requestSize.getAsLong(),
-            Math.max(SMALLEST_DIRECT_PART, (range.length() + parallel - 1) / parallel));
-    List<ByteRange> parts = new ArrayList<>();
-    split(range, size, parts);
-    return parts;
+    long length = range.length();
+    long count =
+        Math.max(
+            Math.min(parallel, length / SMALLEST_DIRECT_PART),
+            length / Math.max(SMALLEST_DIRECT_PART, requestSize.getAsLong()));
+    return equalParts(range, Math.max(1, count));
   }
 
   /** The GETs that fetch the bytes of {@code window} that no block in {@code existing} holds. */
@@ -122,12 +123,19 @@ final class RequestPlanner {
       return;
     }
     long count = Math.max(gap.length() / size, (gap.length() + unsplitLimit - 1) / unsplitLimit);
-    long start = gap.start();
+    into.addAll(equalParts(gap, count));
+  }
+
+  /** {@code range} in {@code count} parts whose lengths differ by at most one byte. */
+  private static List<ByteRange> equalParts(ByteRange range, long count) {
+    List<ByteRange> parts = new ArrayList<>();
+    long start = range.start();
     for (long i = 0; i < count; i++) {
       long remainingParts = count - i;
-      long part = (gap.end() - start + 1 + remainingParts - 1) / remainingParts;
-      into.add(ByteRange.ofLength(start, part));
+      long part = (range.end() - start + 1 + remainingParts - 1) / remainingParts;
+      parts.add(ByteRange.ofLength(start, part));
       start += part;
     }
+    return parts;
   }
 }

@@ -109,6 +109,25 @@ class RequestPlannerTest {
   }
 
   @Test
+  void aReadStraightIntoItsBufferIsSplitIntoEighthsOfAtLeast1MibThatCoverItExactly() {
+    long[] lengths = {1, MIB - 1, MIB, 3 * MIB / 2, 5 * MIB + 7, 8 * MIB, 8 * MIB + 3, 100 * MIB};
+    for (long length : lengths) {
+      ByteRange read = ByteRange.ofLength(12_345, length);
+      List<ByteRange> parts = PLANNER.directParts(read, 8);
+      long next = read.start();
+      for (ByteRange part : parts) {
+        assertEquals(next, part.start(), "contiguous: " + parts);
+        assertTrue(part.length() >= Math.min(length, MIB), length + ": " + parts);
+        assertTrue(part.length() <= 8 * MIB * 9 / 8, length + ": " + parts);
+        next = part.end() + 1;
+      }
+      assertEquals(read.end() + 1, next, "exactly the read: " + parts);
+      long expected = Math.max(1, Math.max(Math.min(8, length / MIB), length / (8 * MIB)));
+      assertEquals(expected, parts.size(), length + ": " + parts);
+    }
+  }
+
+  @Test
   void longGetsAreSplitIntoTheFewestEqualPartsNoLongerThanTargetTimesRatio() {
     // 20 MiB: two parts of 10 MiB (= 1.25 x 8 MiB) rather than three of 6.7 MiB.
     assertEquals(

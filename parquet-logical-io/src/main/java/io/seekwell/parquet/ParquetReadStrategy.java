@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,22 +31,24 @@ import org.slf4j.LoggerFactory;
  * ParquetFooterFetch}). The stream's first read of column chunks checks what readers of files with
  * the same schema read before: if they read every column it reads, their columns are prefetched
  * (from its row group, that one and the next, or all, as the mode says), but for those whose chunk
- * it passed over; if not, the queries have turned to other columns, and nothing is predicted from
- * them. So a stream that reads only the footer (an engine opens each file once for it) fetches no
- * column, and a new query's first file fetches none of the last query's columns. The first read of
- * each column chunk teaches its column, which is then prefetched for the row groups after it (the
- * next one, or all) and remembered for the next file. Each chunk is prefetched at most once. A
- * reader streaming through chunks nothing prefetched is read ahead of to the end of the row group
- * ({@link StructureReadahead}, reads following on exactly). A stream thread only waits (briefly)
- * for the footer to be parsed, never for I/O it has not already waited for.
+ * in that row group lies before the end of that read and was not read; if not, the queries have
+ * turned to other columns: nothing is predicted from them, and from then on the stream predicts
+ * only the columns it read itself. So a stream that reads only the footer (an engine opens each
+ * file once for it) fetches no column, and a new query's first file fetches none of the last
+ * query's columns. The first read of each column chunk teaches its column, which is then prefetched
+ * for the row groups after it (the next one, or all) and remembered for the next file. Each chunk
+ * is prefetched at most once. A reader streaming through chunks nothing prefetched is read ahead of
+ * to the end of the row group ({@link StructureReadahead}, reads following on exactly). A stream
+ * thread only waits (briefly) for the footer to be parsed, never for I/O it has not already waited
+ * for.
  *
  * <p>A read costs a binary search of the chunks' starts, and nothing (no allocation) when it lies
  * in the footer's tail or in the chunk the last read was inside of.
  *
  * <p>Concurrency: the read and close calls come from the stream's thread, one at a time, and own
- * the fields below that are not final or volatile. The parser thread completes {@code layout};
- * {@code prefetchedChunks}, a concurrent set, is the only state both threads change. {@link
- * FooterOnlyOutcome} says how close and parse meet.
+ * the fields below that are not final or volatile, {@code prefetchedChunks} among them. The parser
+ * thread completes {@code layout}, which the stream thread reads through; {@link FooterOnlyOutcome}
+ * says how close and parse meet.
  */
 final class ParquetReadStrategy implements ReadStrategy {
 
@@ -64,7 +65,7 @@ final class ParquetReadStrategy implements ReadStrategy {
   private final StructureReadahead readahead;
   private final boolean footerOnly;
   private final String file;
-  private final Set<Long> prefetchedChunks = ConcurrentHashMap.newKeySet();
+  private final Set<Long> prefetchedChunks = new HashSet<>();
   private ByteRange footerTail;
   // Stream thread only: the layout once a read needed it, which of its chunks reads have touched,
   // the last chunk a read was inside of, and the lowest byte read. What the schema's readers had
@@ -76,6 +77,7 @@ final class ParquetReadStrategy implements ReadStrategy {
   private final Set<String> firstColumns = new HashSet<>();
   private int firstRowGroup = Integer.MAX_VALUE;
   private boolean predicted;
+  private boolean ownColumnsOnly;
   private int lastChunk = -1;
   private boolean fetchedRest;
   private long lowestRead = Long.MAX_VALUE;
@@ -164,7 +166,7 @@ final class ParquetReadStrategy implements ReadStrategy {
     layout.thenAccept(
         parsed -> {
           outcome.parsed(parsed.footerBytes());
-          tails.needed(file, length - parsed.dataEnd());
+          tails.needed(file, Math.max(parsed.footerBytes(), length - parsed.dataEnd()));
           footers.parsed();
         });
   }
@@ -315,7 +317,9 @@ final class ParquetReadStrategy implements ReadStrategy {
   /** Prefetches the learned columns for the row groups after {@code furthest}, as the mode says. */
   private void prefetchAfter(ParquetLayout parsed, int furthest) {
     if (furthest >= 0) {
-      prefetchFrom(parsed, furthest + 1, 1, columnsRead.predicted(parsed.fingerprint()));
+      Set<String> columns =
+          ownColumnsOnly ? columnsRead.own() : columnsRead.predicted(parsed.fingerprint());
+      prefetchFrom(parsed, furthest + 1, 1, columns);
     }
   }
 
@@ -344,6 +348,7 @@ final class ParquetReadStrategy implements ReadStrategy {
       return;
     }
     if (!history.containsAll(firstColumns)) {
+      ownColumnsOnly = true;
       LOG.debug(
           "{}: its first read of columns, {}, is of other columns than earlier readers read ({}):"
               + " nothing predicted from them",

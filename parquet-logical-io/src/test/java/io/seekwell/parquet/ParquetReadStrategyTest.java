@@ -170,14 +170,22 @@ class ParquetReadStrategyTest {
   @Test
   void whenReadersTurnToOtherColumnsNoFileIsPredictedWithTheOldOnes() throws Exception {
     ColumnHistory history = historyOfOneProjectedReader();
+    // A reader of the old query is still open.
+    ParquetReadStrategy stillOpen =
+        open(new RecordingPrefetcher("s3://bucket/table.parquet", file), history);
+    stillOpen.beforeVectoredRead(projectedChunks(footer, 0));
     // A reader of another query reads another column first: nothing of the old ones is fetched,
-    // only its own column one row group ahead.
+    // not even those of the open reader, only its own column one row group ahead.
     List<String> other = List.of("c4");
     RecordingPrefetcher turning = new RecordingPrefetcher("s3://bucket/table.parquet", file);
     ParquetReadStrategy second = open(turning, history);
     second.beforeVectoredRead(chunks(footer, 0, other));
+    second.beforeVectoredRead(chunks(footer, 1, other));
     second.close();
-    assertEquals(chunks(footer, 1, other), turning.prefetched);
+    stillOpen.close();
+    List<ByteRange> ownOnly = new ArrayList<>(chunks(footer, 1, other));
+    ownOnly.addAll(chunks(footer, 2, other));
+    assertEquals(ownOnly, turning.prefetched);
 
     // The next file is predicted with the new column only.
     RecordingPrefetcher prefetcher = new RecordingPrefetcher("s3://bucket/table.parquet", file);
