@@ -68,16 +68,11 @@ final class ParquetReadStrategy implements ReadStrategy {
   private final Set<Long> prefetchedChunks = new HashSet<>();
   private ByteRange footerTail;
   // Stream thread only: the layout once a read needed it, which of its chunks reads have touched,
-  // the last chunk a read was inside of, and the lowest byte read. What the schema's readers had
-  // read before this stream's first read of columns (null until then), the columns and row group
-  // that read touched, and whether its prediction was made.
+  // the last chunk a read was inside of, and the lowest byte read; the check of the first read of
+  // columns.
   private ParquetLayout known;
   private boolean[] touched;
-  private Set<String> history;
-  private final Set<String> firstColumns = new HashSet<>();
-  private int firstRowGroup = Integer.MAX_VALUE;
-  private boolean predicted;
-  private boolean ownColumnsOnly;
+  private final FirstColumnsCheck firstRead;
   private int lastChunk = -1;
   private boolean fetchedRest;
   private long lowestRead = Long.MAX_VALUE;
@@ -104,6 +99,7 @@ final class ParquetReadStrategy implements ReadStrategy {
     this.tails = tails;
     this.footers = footers;
     this.file = prefetcher.objectName();
+    this.firstRead = new FirstColumnsCheck(file);
     this.footerFetch = new ParquetFooterFetch(prefetcher, parser);
     boolean small = settings.isSmall(prefetcher.objectLength());
     this.outcome = new FooterOnlyOutcome(footerOnlyHistory, file, prefetcher.objectLength(), small);
@@ -300,13 +296,7 @@ final class ParquetReadStrategy implements ReadStrategy {
       }
       if (!touched[i]) {
         touched[i] = true;
-        if (history == null) {
-          history = columnsRead.predicted(parsed.fingerprint());
-        }
-        if (!predicted) {
-          firstColumns.add(chunk.column());
-          firstRowGroup = Math.min(firstRowGroup, chunk.rowGroup());
-        }
+        firstRead.touched(chunk, () -> columnsRead.predicted(parsed.fingerprint()));
         columnsRead.learn(parsed.fingerprint(), chunk.column());
         furthest = Math.max(furthest, chunk.rowGroup());
       }
@@ -318,7 +308,7 @@ final class ParquetReadStrategy implements ReadStrategy {
   private void prefetchAfter(ParquetLayout parsed, int furthest) {
     if (furthest >= 0) {
       Set<String> columns =
-          ownColumnsOnly ? columnsRead.own() : columnsRead.predicted(parsed.fingerprint());
+          firstRead.turned() ? columnsRead.own() : columnsRead.predicted(parsed.fingerprint());
       prefetchFrom(parsed, furthest + 1, 1, columns);
     }
   }
@@ -336,34 +326,14 @@ final class ParquetReadStrategy implements ReadStrategy {
   }
 
   /**
-   * Once the stream's first read of columns, ending at byte {@code last}, is in: predicts from what
-   * the schema's readers read before, if they read every column it read (see the class notes).
+   * Once the stream's first read of columns, ending at {@code last}, is in: see {@link
+   * FirstColumnsCheck}.
    */
   private void predictOnFirstColumns(ParquetLayout parsed, long last) {
-    if (history == null || predicted) {
-      return;
+    Set<String> columns = firstRead.decide(parsed, last);
+    if (columns != null) {
+      prefetchFrom(parsed, firstRead.rowGroup(), 2, columns);
     }
-    predicted = true;
-    if (history.isEmpty()) {
-      return;
-    }
-    if (!history.containsAll(firstColumns)) {
-      ownColumnsOnly = true;
-      LOG.debug(
-          "{}: its first read of columns, {}, is of other columns than earlier readers read ({}):"
-              + " nothing predicted from them",
-          file,
-          firstColumns,
-          history);
-      return;
-    }
-    Set<String> columns = new HashSet<>(history);
-    for (ParquetLayout.Chunk chunk : parsed.chunksByRowGroup().get(firstRowGroup)) {
-      if (chunk.end() < last && !firstColumns.contains(chunk.column())) {
-        columns.remove(chunk.column());
-      }
-    }
-    prefetchFrom(parsed, firstRowGroup, 2, columns);
   }
 
   /**
