@@ -45,7 +45,9 @@ public final class PhysicalIOConfiguration extends DeclaredConfiguration {
               DEFAULT_MEMORY_LIMIT,
               1,
               "hard bound on the block memory of every factory of the JVM together")
-          .describingDefault("1 GiB, or a quarter of the maximum heap if smaller");
+          .describingDefault(
+              "1 GiB, or a quarter of the maximum heap if smaller; in Spark at most half of its"
+                  + " user memory");
 
   static final Setting<Long> MAX_MEMORY_LIMIT =
       Setting.size(
@@ -54,7 +56,8 @@ public final class PhysicalIOConfiguration extends DeclaredConfiguration {
               1,
               "hard bound on block memory per factory: bytes cached plus bytes of GETs in flight"
                   + " never exceed it, nor, with every other factory's, `seekwell.memory.limit`")
-          .describingDefault("1 GiB, or a quarter of the maximum heap if smaller");
+          .describingDefault(
+              "1 GiB, or a quarter of the maximum heap if smaller; at most the JVM's budget");
   static final Setting<Long> READ_AHEAD_BYTES =
       Setting.size(
           "readaheadbytes",
@@ -205,16 +208,28 @@ public final class PhysicalIOConfiguration extends DeclaredConfiguration {
 
   /**
    * The bytes of block memory every factory of this JVM may hold together, cached or in flight: the
-   * system property {@code seekwell.memory.limit} if set, else 1 GiB or a quarter of the maximum
-   * heap if smaller.
+   * system property {@code seekwell.memory.limit} if set; else 1 GiB or a quarter of the maximum
+   * heap if smaller, and, in a Spark executor or driver, at most half of the heap Spark leaves
+   * outside its memory manager (its user memory: the heap less 300 MiB, times one minus {@code
+   * spark.memory.fraction}), but at least 16 MiB.
    *
    * @throws IllegalArgumentException naming the property if its value is not a positive size
    */
   public static long jvmMemoryLimit() {
+    return jvmMemoryBound().bytes();
+  }
+
+  /** {@link #jvmMemoryLimit()} with what it was made from, for the startup line. */
+  static EngineMemory.Bound jvmMemoryBound() {
     String value = System.getProperty(JVM_MEMORY_LIMIT.key());
-    return value == null
-        ? JVM_MEMORY_LIMIT.defaultValue()
-        : JVM_MEMORY_LIMIT.read(ConnectorConfiguration.of(Map.of(JVM_MEMORY_LIMIT.key(), value)));
+    if (value != null) {
+      return new EngineMemory.Bound(
+          JVM_MEMORY_LIMIT.read(ConnectorConfiguration.of(Map.of(JVM_MEMORY_LIMIT.key(), value))),
+          JVM_MEMORY_LIMIT.key());
+    }
+    return EngineMemory.ofThisJvm(Runtime.getRuntime().maxMemory())
+        .filter(engine -> engine.bytes() < DEFAULT_MEMORY_LIMIT)
+        .orElse(new EngineMemory.Bound(DEFAULT_MEMORY_LIMIT, "1 GiB or a quarter of the heap"));
   }
 
   /**

@@ -55,10 +55,20 @@ public final class S3SeekableInputStreamConfiguration {
 
   /** These settings with the object client's replaced by {@code settings}. */
   public S3SeekableInputStreamConfiguration withClient(ObjectClientConfiguration settings) {
+    return toBuilder().client(settings).build();
+  }
+
+  /** These settings with the physical IO's replaced by {@code settings}. */
+  S3SeekableInputStreamConfiguration withPhysicalIO(PhysicalIOConfiguration settings) {
+    return toBuilder().physicalIO(settings).build();
+  }
+
+  /** A builder holding these settings and the map they were read from. */
+  private Builder toBuilder() {
     Builder builder =
-        builder().physicalIO(physicalIO).diskCache(diskCache).logicalIO(logicalIO).client(settings);
+        builder().physicalIO(physicalIO).diskCache(diskCache).logicalIO(logicalIO).client(client);
     builder.rawConfiguration = rawConfiguration;
-    return builder.build();
+    return builder;
   }
 
   /** A builder with every setting at its default. */

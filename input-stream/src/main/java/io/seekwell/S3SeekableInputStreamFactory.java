@@ -85,17 +85,19 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
    */
   S3SeekableInputStreamFactory(
       ObjectClient client,
-      S3SeekableInputStreamConfiguration configuration,
+      S3SeekableInputStreamConfiguration settings,
       DiskCacheScope diskCaches,
       Scheduler scheduler,
       Ticker ticker) {
     Objects.requireNonNull(client, "client");
     Objects.requireNonNull(diskCaches, "diskCaches");
-    this.configuration = Objects.requireNonNull(configuration, "configuration");
+    Objects.requireNonNull(settings, "configuration");
     this.metrics = new Metrics();
     ReadStrategySelector selector = null;
     RetryingObjectClient retrying = null;
     try {
+      // The JVM's budget is sized here by the first factory: a bad seekwell.memory.limit fails it.
+      this.configuration = withinJvmBudget(settings);
       selector = new ReadStrategySelector(configuration, metrics);
       retrying =
           new RetryingObjectClient(
@@ -121,8 +123,25 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     }
     this.strategies = selector;
     this.client = retrying;
-    StartupLog.announce(configuration, physicalIO.jvmMemoryLimit(), strategies.formatNames());
+    StartupLog.announce(
+        configuration,
+        PhysicalIO.jvmMemoryBudget(),
+        PhysicalIOConfiguration.jvmMemoryBound().source(),
+        strategies.formatNames());
     this.vectored = new VectoredReads(physicalIO::mergeGap);
+  }
+
+  /**
+   * {@code settings} with the factory's memory limit at most the JVM's budget, which the factory's
+   * blocks can never pass anyway: its read-ahead windows and request sizes follow that limit.
+   */
+  private static S3SeekableInputStreamConfiguration withinJvmBudget(
+      S3SeekableInputStreamConfiguration settings) {
+    long budget = PhysicalIO.jvmMemoryBudget();
+    PhysicalIOConfiguration physical = settings.physicalIO();
+    return physical.maxMemoryLimit() <= budget
+        ? settings
+        : settings.withPhysicalIO(physical.withMaxMemoryLimit(budget));
   }
 
   /**

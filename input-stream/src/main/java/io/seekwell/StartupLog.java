@@ -23,8 +23,11 @@ final class StartupLog {
    * can tell from the engine's log that it is on; later factories say it at DEBUG.
    */
   static void announce(
-      S3SeekableInputStreamConfiguration configuration, long jvmMemoryLimit, List<String> formats) {
-    String settings = settings(configuration, jvmMemoryLimit, formats);
+      S3SeekableInputStreamConfiguration configuration,
+      long jvmMemoryLimit,
+      String jvmMemorySource,
+      List<String> formats) {
+    String settings = settings(configuration, jvmMemoryLimit, jvmMemorySource, formats);
     if (ANNOUNCED.compareAndSet(false, true)) {
       LOG.info("Seekwell {} reads from S3: {}", Version.current(), settings);
     } else {
@@ -32,15 +35,23 @@ final class StartupLog {
     }
   }
 
-  /** The main settings, as the startup line gives them. */
+  /**
+   * The main settings, as the startup line gives them; {@code jvmMemorySource} says what the JVM's
+   * budget was sized from.
+   */
   static String settings(
-      S3SeekableInputStreamConfiguration configuration, long jvmMemoryLimit, List<String> formats) {
+      S3SeekableInputStreamConfiguration configuration,
+      long jvmMemoryLimit,
+      String jvmMemorySource,
+      List<String> formats) {
     PhysicalIOConfiguration physical = configuration.physicalIO();
     return "memory limit "
         + physical.maxMemoryLimit()
         + " bytes, within the JVM's "
         + jvmMemoryLimit
-        + " bytes for every factory (seekwell.memory.limit), requests of "
+        + " bytes for every factory (seekwell.memory.limit; from "
+        + jvmMemorySource
+        + "), requests of "
         + physical.targetRequestSize()
         + " bytes (up to "
         + physical.largestRequestSize()

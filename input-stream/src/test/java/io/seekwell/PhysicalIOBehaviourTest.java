@@ -14,6 +14,7 @@ import io.seekwell.common.object.ObjectChangedException;
 import io.seekwell.common.object.ObjectLocation;
 import io.seekwell.common.object.ObjectMetadata;
 import io.seekwell.logical.LogicalIOConfiguration;
+import io.seekwell.physical.PhysicalIO;
 import io.seekwell.testing.InMemoryObjectClient;
 import io.seekwell.testing.ManualClock;
 import io.seekwell.testing.TestData;
@@ -267,6 +268,16 @@ class PhysicalIOBehaviourTest {
     S3SeekableInputStreamFactory.MemoryUsage memory = factory.getMemoryUsage();
     assertTrue(memory.highWaterMark() <= limit, memory::toString);
     assertTrue(memory.highWaterMark() > 0, memory::toString);
+  }
+
+  @Test
+  void aFactoryLimitAboveTheJvmsBudgetIsTheBudget() {
+    long budget = PhysicalIO.jvmMemoryBudget();
+    factory(PhysicalIOConfiguration.DEFAULT.withMaxMemoryLimit(budget * 4));
+    assertEquals(budget, factory.getMemoryUsage().limit());
+    closeFactory();
+    factory(PhysicalIOConfiguration.DEFAULT.withMaxMemoryLimit(budget / 2));
+    assertEquals(budget / 2, factory.getMemoryUsage().limit());
   }
 
   @Test

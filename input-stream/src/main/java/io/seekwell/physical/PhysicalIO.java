@@ -157,9 +157,12 @@ public final class PhysicalIO implements AutoCloseable {
     return blocks.memoryHighWaterMark();
   }
 
-  /** Bytes of block memory every factory of the JVM may hold together. */
-  public long jvmMemoryLimit() {
-    return blocks.jvmBudget().bound().limit();
+  /**
+   * Bytes of block memory every factory of this JVM may hold together: the bound of the one pool
+   * they draw from, sized by the first ({@link PhysicalIOConfiguration#jvmMemoryLimit()}).
+   */
+  public static long jvmMemoryBudget() {
+    return PagePool.jvm().budget().bound().limit();
   }
 
   /** How many objects have state (open streams or cached bytes). */

@@ -179,10 +179,20 @@ class IcebergOnSparkClusterTest {
     Map<String, List<String>> logs = executorLogs();
     assertEquals(EXECUTORS, logs.size(), "the executors' logs: " + logs.keySet());
     String unavailable = "WARN DiskTier: Disk cache in " + diskCache.toAbsolutePath() + " ";
+    // Each executor's memory budget is half of what Spark leaves outside its memory manager.
+    String budget = "within the JVM's " + sparkBudget(executorHeap()) + " bytes for every factory";
     logs.forEach(
         (executor, lines) -> {
           assertEquals(1, count(lines, STARTUP_LINE), "executor " + executor + " logged " + lines);
           assertEquals(0, count(lines, unavailable), "executor " + executor + " logged " + lines);
+          assertTrue(
+              lines.stream()
+                  .filter(line -> line.startsWith(STARTUP_LINE))
+                  .allMatch(
+                      line ->
+                          line.contains(budget)
+                              && line.contains("from half of Spark's user memory")),
+              "executor " + executor + " logged " + lines + ", not " + budget);
         });
     assertEquals(List.of("slot-0", "slot-1", "slot-2"), slots());
 
@@ -210,6 +220,28 @@ class IcebergOnSparkClusterTest {
     assertTrue(
         manifestsFromDisk.values().stream().mapToLong(Long::longValue).sum() > 0,
         "manifest blocks read from disk by executor: " + manifestsFromDisk);
+  }
+
+  /** The maximum heap of the executors, which all have the same. */
+  private static long executorHeap() {
+    List<Long> heaps =
+        iceberg
+            .range(0, 4 * EXECUTORS, 1, 4 * EXECUTORS)
+            .mapPartitions(
+                (MapPartitionsFunction<Long, Long>)
+                    ids -> List.of(Runtime.getRuntime().maxMemory()).iterator(),
+                Encoders.LONG())
+            .collectAsList();
+    assertEquals(1, new TreeSet<>(heaps).size(), "the executors' heaps: " + heaps);
+    return heaps.get(0);
+  }
+
+  /**
+   * Half of a heap's user memory in Spark at its default {@code spark.memory.fraction} of 0.6: the
+   * heap less Spark's 300 MiB, times 0.4.
+   */
+  private static long sparkBudget(long heap) {
+    return (long) ((heap - (300L << 20)) * 0.4 / 2);
   }
 
   /** The slots of the disk cache directory, by name. */
