@@ -42,6 +42,10 @@ import software.amazon.awssdk.services.s3.S3Client;
 public final class S3SeekableInputStreamFactory implements AutoCloseable {
 
   private final RetryingObjectClient client;
+
+  /** Every factory's counters, added up: what {@link #jvmMetrics()} reads. */
+  private static final Metrics JVM_METRICS = new Metrics();
+
   private final Metrics metrics;
   private final PhysicalIO physicalIO;
   private final ReadStrategySelector strategies;
@@ -92,7 +96,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     Objects.requireNonNull(client, "client");
     Objects.requireNonNull(diskCaches, "diskCaches");
     Objects.requireNonNull(settings, "configuration");
-    this.metrics = new Metrics();
+    this.metrics = new Metrics(JVM_METRICS);
     ReadStrategySelector selector = null;
     RetryingObjectClient retrying = null;
     try {
@@ -344,6 +348,14 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
   /** The factory's counters: requests, bytes, retries, errors. */
   public MetricsSnapshot getMetrics() {
     return metrics.snapshot();
+  }
+
+  /**
+   * The counters of every factory this JVM has made, closed ones included, added up: what an
+   * executor exports to the engine's metrics system. Each only grows.
+   */
+  public static MetricsSnapshot jvmMetrics() {
+    return JVM_METRICS.snapshot();
   }
 
   /**

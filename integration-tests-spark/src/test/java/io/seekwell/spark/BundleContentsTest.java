@@ -52,6 +52,7 @@ class BundleContentsTest {
           Map.entry("io/seekwell/orc/", "io.seekwell:seekwell-orc-logical-io"),
           Map.entry("io/seekwell/iceberg/", "io.seekwell:seekwell-connector-iceberg"),
           Map.entry("io/seekwell/hadoop/", "io.seekwell:seekwell-connector-hadoop"),
+          Map.entry("io/seekwell/spark/", "io.seekwell:seekwell-connector-spark"),
           Map.entry("io/seekwell/common/", "io.seekwell:seekwell-common"),
           Map.entry("io/seekwell/client/", "io.seekwell:seekwell-object-client"),
           Map.entry("io/seekwell/logical/", "io.seekwell:seekwell-input-stream"),

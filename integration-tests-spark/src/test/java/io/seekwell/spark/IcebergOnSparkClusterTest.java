@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.sql.Encoders;
@@ -53,8 +54,12 @@ class IcebergOnSparkClusterTest {
   private static final String STARTUP_LINE = "INFO S3SeekableInputStreamFactory: Seekwell ";
   private static final String DISK_READ = "DEBUG DiskTier: Disk cache: s3://";
   private static final String OTHER_SLOT = ", which another JVM or scope holds";
+  private static final String EXECUTOR_SINK = "spark.metrics.conf.executor.sink.csv.";
 
   @TempDir static Path diskCache;
+
+  /** Where the executors' metrics systems write Seekwell's counters, one CSV file per gauge. */
+  @TempDir static Path executorMetrics;
 
   private static Path sparkHome;
   private static SparkSession iceberg;
@@ -87,6 +92,13 @@ class IcebergOnSparkClusterTest {
             // adds the --add-opens options Java 17 needs to the executors' command itself.
             .config("spark.executor.extraJavaOptions", "-Dseekwell.log.file=seekwell.log")
             .config("spark.sql.shuffle.partitions", "4")
+            // Seekwell's counters in Spark's metrics system, which each executor writes to CSV
+            // files every second.
+            .config("spark.plugins", "io.seekwell.spark.SeekwellMetricsPlugin")
+            .config(EXECUTOR_SINK + "class", "org.apache.spark.metrics.sink.CsvSink")
+            .config(EXECUTOR_SINK + "period", "1")
+            .config(EXECUTOR_SINK + "unit", "seconds")
+            .config(EXECUTOR_SINK + "directory", executorMetrics.toAbsolutePath().toString())
             .config(
                 "spark.sql.extensions",
                 "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
@@ -220,6 +232,51 @@ class IcebergOnSparkClusterTest {
     assertTrue(
         manifestsFromDisk.values().stream().mapToLong(Long::longValue).sum() > 0,
         "manifest blocks read from disk by executor: " + manifestsFromDisk);
+  }
+
+  @Test
+  @Order(3)
+  void eachExecutorPublishesSeekwellsCountersInSparksMetricsSystem() throws Exception {
+    // The queries above have run: every executor read through Seekwell. Each executor's sink
+    // writes a line per gauge every second; wait (at most a minute) for a line that counts GETs.
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    Map<String, Long> gets = lastValues("get_requests");
+    while (!(gets.size() == EXECUTORS && gets.values().stream().allMatch(value -> value > 0))
+        && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      gets = lastValues("get_requests");
+    }
+    assertEquals(EXECUTORS, gets.size(), "executors' GET counts: " + gets);
+    assertTrue(gets.values().stream().allMatch(value -> value > 0), gets::toString);
+    // Every counter is there, the over-read among them.
+    Map<String, Long> received = lastValues("bytes_received");
+    assertEquals(EXECUTORS, received.size(), "executors' bytes received: " + received);
+    assertTrue(received.values().stream().allMatch(value -> value > 0), received::toString);
+    assertEquals(EXECUTORS, lastValues("prefetched_bytes_unused").size());
+  }
+
+  /**
+   * The last value each executor's sink wrote for Seekwell's gauge {@code name}, by file (one file
+   * per executor).
+   */
+  private static Map<String, Long> lastValues(String name) throws IOException {
+    String suffix = ".plugin.io.seekwell.spark.SeekwellMetricsPlugin." + name + ".csv";
+    Map<String, Long> values = new TreeMap<>();
+    try (Stream<Path> files = Files.list(executorMetrics)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        String fileName = file.getFileName().toString();
+        List<String> lines = Files.readAllLines(file);
+        // A header line ("t,value"), then one line per report; the last may be half written.
+        if (fileName.endsWith(suffix) && lines.size() > 1) {
+          String last = lines.get(lines.size() - 1);
+          String[] fields = last.split(",");
+          if (fields.length == 2 && !fields[1].isEmpty()) {
+            values.put(fileName, Long.parseLong(fields[1].trim()));
+          }
+        }
+      }
+    }
+    return values;
   }
 
   /** The maximum heap of the executors, which all have the same. */

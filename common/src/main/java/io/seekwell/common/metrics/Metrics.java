@@ -6,14 +6,24 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A set of counters, one per {@link Metric}, that any layer may increment from any thread. Reads
- * are through {@link #snapshot()}. Thread-safe and lock-free.
+ * are through {@link #snapshot()}. A set may add everything it counts to a parent set too (a total
+ * over several). Thread-safe and lock-free.
  */
 public final class Metrics {
 
   private final LongAdder[] counters = new LongAdder[Metric.values().length];
+  private final Metrics parent;
 
   /** A set of counters, all zero. */
   public Metrics() {
+    this(null);
+  }
+
+  /**
+   * A set of counters, all zero, that adds what it counts to {@code parent} as well (if not null).
+   */
+  public Metrics(Metrics parent) {
+    this.parent = parent;
     for (int i = 0; i < counters.length; i++) {
       counters[i] = new LongAdder();
     }
@@ -21,12 +31,15 @@ public final class Metrics {
 
   /** Adds one to {@code metric}. */
   public void increment(Metric metric) {
-    counters[metric.ordinal()].increment();
+    add(metric, 1);
   }
 
   /** Adds {@code amount} to {@code metric}. */
   public void add(Metric metric, long amount) {
     counters[metric.ordinal()].add(amount);
+    if (parent != null) {
+      parent.add(metric, amount);
+    }
   }
 
   /** The current value of {@code metric}. */

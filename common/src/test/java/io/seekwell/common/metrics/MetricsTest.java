@@ -14,6 +14,20 @@ import org.junit.jupiter.api.Test;
 class MetricsTest {
 
   @Test
+  void aSetAddsWhatItCountsToItsParentToo() {
+    Metrics total = new Metrics();
+    Metrics one = new Metrics(total);
+    Metrics two = new Metrics(total);
+    one.increment(Metric.GET_REQUESTS);
+    two.add(Metric.GET_REQUESTS, 2);
+    two.add(Metric.BYTES_RECEIVED, 5);
+    assertEquals(1, one.get(Metric.GET_REQUESTS));
+    assertEquals(2, two.get(Metric.GET_REQUESTS));
+    assertEquals(3, total.get(Metric.GET_REQUESTS));
+    assertEquals(5, total.get(Metric.BYTES_RECEIVED));
+  }
+
+  @Test
   void countsFromManyThreads() throws Exception {
     Metrics metrics = new Metrics();
     ExecutorService pool = Executors.newFixedThreadPool(4);
