@@ -9,7 +9,8 @@ import io.seekwell.logical.LogicalIOConfiguration;
  * How far ahead announced objects are prefetched ({@code logicalio.announced.}, each key declared
  * once in {@link #SETTINGS}): at most {@code maxFiles} objects and {@code maxBytes} (at most a
  * quarter of the memory limit) ahead of the last one opened; objects up to {@code smallObjectSize}
- * (the small-object threshold) whole, larger ones their last {@code tailSize} bytes. Immutable.
+ * (the small-object threshold, at most the scan length) whole, larger ones their last {@code
+ * tailSize} bytes. Immutable.
  */
 record AnnouncementSettings(int maxFiles, long maxBytes, long tailSize, long smallObjectSize) {
 
@@ -49,6 +50,6 @@ record AnnouncementSettings(int maxFiles, long maxBytes, long tailSize, long sma
         FILES.read(keys),
         Math.min(SIZE.read(keys), memoryLimit / 4),
         TAIL_SIZE.read(keys),
-        configuration.logicalIO().smallObjectThreshold());
+        ReadStrategySelector.smallObjectLength(configuration));
   }
 }

@@ -240,6 +240,14 @@ public final class PhysicalIOConfiguration extends DeclaredConfiguration {
     return get(MAX_MEMORY_LIMIT);
   }
 
+  /**
+   * Objects longer than this, a quarter of {@link #maxMemoryLimit()}, are scanned: bytes read ahead
+   * of a lone reader leave memory once read through, and the object is never fetched whole at open.
+   */
+  public long scanLength() {
+    return maxMemoryLimit() / 4;
+  }
+
   /** A missed read is widened to at least this many bytes. */
   public long readAheadBytes() {
     return get(READ_AHEAD_BYTES);

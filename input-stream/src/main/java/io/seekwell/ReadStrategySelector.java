@@ -34,6 +34,7 @@ final class ReadStrategySelector implements AutoCloseable {
 
   private final LogicalIOConfiguration configuration;
   private final long maxWindow;
+  private final long smallObjectLength;
   private final Pattern sequentialKeys;
   private final List<Format> formats = new ArrayList<>();
 
@@ -47,6 +48,7 @@ final class ReadStrategySelector implements AutoCloseable {
             configuration.sequentialInitialSize(),
             Math.min(
                 configuration.sequentialMaxSize(), settings.physicalIO().maxMemoryLimit() / 8 * 7));
+    this.smallObjectLength = smallObjectLength(settings);
     this.sequentialKeys = suffixPattern(configuration.sequentialSuffixes());
     ConnectorConfiguration raw = settings.rawConfiguration();
     for (FormatPlugin plugin : loadPlugins()) {
@@ -117,13 +119,23 @@ final class ReadStrategySelector implements AutoCloseable {
     }
   }
 
+  /**
+   * The longest object fetched whole: {@code logicalio.small.object.size.threshold}, but never one
+   * that is scanned ({@link PhysicalIOConfiguration#scanLength()}), whose bytes would not stay in
+   * memory for a reader to come back to, so that only what readers read should be fetched.
+   */
+  static long smallObjectLength(S3SeekableInputStreamConfiguration settings) {
+    return Math.min(
+        settings.logicalIO().smallObjectThreshold(), settings.physicalIO().scanLength());
+  }
+
   /** Starts the GET of a whole small object at open, if settings and policy allow. */
   void prefetchSmallObject(InputPolicy policy, Prefetcher prefetcher) throws IOException {
     long length = prefetcher.objectLength();
     if (configuration.smallObjectPrefetch()
         && policy != InputPolicy.RANDOM
         && length > 0
-        && length <= configuration.smallObjectThreshold()) {
+        && length <= smallObjectLength) {
       prefetcher.prefetch(ByteRange.of(0, length - 1));
     }
   }

@@ -36,7 +36,13 @@ public record LogicalIOConfiguration(
           true,
           "fetch objects up to the threshold whole, with one GET, when a stream opens");
   private static final Setting<Long> SMALL_OBJECT_THRESHOLD =
-      Setting.size("small.object.size.threshold", 8 * MIB, 0, "the largest object fetched whole");
+      Setting.size(
+          "small.object.size.threshold",
+          8 * MIB,
+          0,
+          "the largest object fetched whole; never more than a quarter of"
+              + " `physicalio.max.memory.limit`, past which an object is scanned and its bytes"
+              + " would not stay in memory");
   private static final Setting<Boolean> SEQUENTIAL_PREFETCH =
       Setting.flag(
           "sequentialprefetch.enabled", true, "give sequential reads a sliding read-ahead window");

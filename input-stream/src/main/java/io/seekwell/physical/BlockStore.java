@@ -153,7 +153,7 @@ final class BlockStore implements AutoCloseable {
       MetadataStore metadata,
       Ticker ticker) {
     this.metrics = metrics;
-    this.scanLength = configuration.maxMemoryLimit() / 4;
+    this.scanLength = configuration.scanLength();
     this.largestPrefetch = Math.max(1L << 20, configuration.maxMemoryLimit() / 16);
     this.straightReadBytes =
         Math.max(1L << 20, Math.max(configuration.missMaxBytes(), configuration.readAheadBytes()));
