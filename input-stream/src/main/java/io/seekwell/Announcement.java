@@ -107,10 +107,14 @@ public final class Announcement implements AutoCloseable {
     }
   }
 
-  /** The bytes to prefetch of {@code entry}: all of a small object, else its tail. */
+  /**
+   * The bytes to prefetch of {@code entry}: all of a small object, else its tail (all of it, if the
+   * tail is longer than the object).
+   */
   private ByteRange rangeOf(Entry entry) {
     long length = entry.object.length();
-    long size = length <= settings.smallObjectSize() ? length : settings.tailSize();
+    long size =
+        length <= settings.smallObjectSize() ? length : Math.min(length, settings.tailSize());
     return ByteRange.ofLength(length - size, size);
   }
 

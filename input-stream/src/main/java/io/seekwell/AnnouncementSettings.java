@@ -35,8 +35,8 @@ record AnnouncementSettings(int maxFiles, long maxBytes, long tailSize, long sma
               "prefetch.tail.size",
               MIB + 32 * KIB,
               1,
-              "of an announced object larger than `logicalio.small.object.size.threshold`, the end"
-                  + " prefetched")
+              "of an announced object larger than `logicalio.small.object.size.threshold` (or than"
+                  + " a quarter of `physicalio.max.memory.limit`), the end prefetched")
           .describingDefault("1 MiB + 32 KiB");
 
   /** The settings of announcements, under {@code logicalio.announced.}. */

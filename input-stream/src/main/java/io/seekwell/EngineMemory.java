@@ -1,5 +1,6 @@
 package io.seekwell;
 
+import io.seekwell.PhysicalIOConfiguration.JvmBudget;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,19 +19,16 @@ interface EngineMemory {
    * The bound this engine sets on the block memory of every factory of a JVM of {@code maxHeap}
    * bytes of heap, or empty if this JVM does not run the engine (or it cannot be asked).
    */
-  Optional<Bound> blockMemoryLimit(long maxHeap);
+  Optional<JvmBudget> blockMemoryLimit(long maxHeap);
 
   /** The first bound an engine of {@link #ENGINES} sets, if any does. */
-  static Optional<Bound> ofThisJvm(long maxHeap) {
+  static Optional<JvmBudget> ofThisJvm(long maxHeap) {
     for (EngineMemory engine : ENGINES) {
-      Optional<Bound> bound = engine.blockMemoryLimit(maxHeap);
+      Optional<JvmBudget> bound = engine.blockMemoryLimit(maxHeap);
       if (bound.isPresent()) {
         return bound;
       }
     }
     return Optional.empty();
   }
-
-  /** A bound of {@code bytes}, with what it was made from, as the startup line gives it. */
-  record Bound(long bytes, String source) {}
 }

@@ -37,7 +37,7 @@ public final class PhysicalIOConfiguration extends DeclaredConfiguration {
 
   /**
    * The system property that sizes the one budget of block memory every factory of the JVM shares
-   * (see {@link #jvmMemoryLimit()}); not a key of the configuration, which is per factory.
+   * (see {@link #jvmBudget()}); not a key of the configuration, which is per factory.
    */
   public static final Setting<Long> JVM_MEMORY_LIMIT =
       Setting.size(
@@ -207,34 +207,37 @@ public final class PhysicalIOConfiguration extends DeclaredConfiguration {
   }
 
   /**
-   * The bytes of block memory every factory of this JVM may hold together, cached or in flight: the
-   * system property {@code seekwell.memory.limit} if set; else 1 GiB or a quarter of the maximum
-   * heap if smaller, and, in a Spark executor or driver, at most half of the heap Spark leaves
-   * outside its memory manager (its user memory: the heap less 300 MiB, times one minus {@code
-   * spark.memory.fraction}), but at least 16 MiB.
+   * The bytes of block memory every factory of this JVM may hold together, cached or in flight, as
+   * a budget sized now would be (the JVM's is sized once, by its first factory: {@link
+   * io.seekwell.physical.PhysicalIO#jvmBudget()}): the system property {@code
+   * seekwell.memory.limit} if set; else 1 GiB or a quarter of the maximum heap if smaller, and, in
+   * a Spark executor or driver, at most half of the heap Spark leaves outside its memory manager
+   * (its user memory: the heap less 300 MiB, times one minus {@code spark.memory.fraction}), but at
+   * least 16 MiB.
    *
    * @throws IllegalArgumentException naming the property if its value is not a positive size
    */
-  public static long jvmMemoryLimit() {
-    return jvmMemoryBound().bytes();
-  }
-
-  /** {@link #jvmMemoryLimit()} with what it was made from, for the startup line. */
-  static EngineMemory.Bound jvmMemoryBound() {
+  public static JvmBudget jvmBudget() {
     String value = System.getProperty(JVM_MEMORY_LIMIT.key());
     if (value != null) {
-      return new EngineMemory.Bound(
+      return new JvmBudget(
           JVM_MEMORY_LIMIT.read(ConnectorConfiguration.of(Map.of(JVM_MEMORY_LIMIT.key(), value))),
-          JVM_MEMORY_LIMIT.key());
+          "set");
     }
     return EngineMemory.ofThisJvm(Runtime.getRuntime().maxMemory())
         .filter(engine -> engine.bytes() < DEFAULT_MEMORY_LIMIT)
-        .orElse(new EngineMemory.Bound(DEFAULT_MEMORY_LIMIT, "1 GiB or a quarter of the heap"));
+        .orElse(new JvmBudget(DEFAULT_MEMORY_LIMIT, "1 GiB or a quarter of the heap"));
   }
 
   /**
+   * The bytes of block memory every factory of a JVM may hold together, and what they were sized
+   * from, as the startup line says it.
+   */
+  public record JvmBudget(long bytes, String source) {}
+
+  /**
    * This factory's bytes held plus bytes in flight never exceed this; every factory's together
-   * never exceed {@link #jvmMemoryLimit()}.
+   * never exceed {@link #jvmBudget()}.
    */
   public long maxMemoryLimit() {
     return get(MAX_MEMORY_LIMIT);

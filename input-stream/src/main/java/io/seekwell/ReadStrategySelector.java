@@ -129,14 +129,21 @@ final class ReadStrategySelector implements AutoCloseable {
         settings.logicalIO().smallObjectThreshold(), settings.physicalIO().scanLength());
   }
 
-  /** Starts the GET of a whole small object at open, if settings and policy allow. */
-  void prefetchSmallObject(InputPolicy policy, Prefetcher prefetcher) throws IOException {
+  /** Starts the GET of a whole small object {@code uri} at open, if settings and policy allow. */
+  void prefetchSmallObject(S3URI uri, InputPolicy policy, Prefetcher prefetcher)
+      throws IOException {
     long length = prefetcher.objectLength();
-    if (configuration.smallObjectPrefetch()
-        && policy != InputPolicy.RANDOM
-        && length > 0
-        && length <= smallObjectLength) {
+    if (!configuration.smallObjectPrefetch() || policy == InputPolicy.RANDOM || length == 0) {
+      return;
+    }
+    if (length <= smallObjectLength) {
       prefetcher.prefetch(ByteRange.of(0, length - 1));
+    } else if (length <= configuration.smallObjectThreshold()) {
+      LOG.debug(
+          "{}: not fetched whole at open: its {} bytes are more than a quarter of the memory"
+              + " limit, so they would not stay in memory",
+          uri,
+          length);
     }
   }
 

@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -41,10 +43,12 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 public final class S3SeekableInputStreamFactory implements AutoCloseable {
 
-  private final RetryingObjectClient client;
+  private static final Logger LOG = LoggerFactory.getLogger(S3SeekableInputStreamFactory.class);
 
   /** Every factory's counters, added up: what {@link #jvmMetrics()} reads. */
   private static final Metrics JVM_METRICS = new Metrics();
+
+  private final RetryingObjectClient client;
 
   private final Metrics metrics;
   private final PhysicalIO physicalIO;
@@ -127,11 +131,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
     }
     this.strategies = selector;
     this.client = retrying;
-    StartupLog.announce(
-        configuration,
-        PhysicalIO.jvmMemoryBudget(),
-        PhysicalIOConfiguration.jvmMemoryBound().source(),
-        strategies.formatNames());
+    StartupLog.announce(configuration, PhysicalIO.jvmBudget(), strategies.formatNames());
     this.vectored = new VectoredReads(physicalIO::mergeGap);
   }
 
@@ -141,11 +141,18 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
    */
   private static S3SeekableInputStreamConfiguration withinJvmBudget(
       S3SeekableInputStreamConfiguration settings) {
-    long budget = PhysicalIO.jvmMemoryBudget();
+    PhysicalIOConfiguration.JvmBudget budget = PhysicalIO.jvmBudget();
     PhysicalIOConfiguration physical = settings.physicalIO();
-    return physical.maxMemoryLimit() <= budget
-        ? settings
-        : settings.withPhysicalIO(physical.withMaxMemoryLimit(budget));
+    if (physical.maxMemoryLimit() <= budget.bytes()) {
+      return settings;
+    }
+    LOG.debug(
+        "physicalio.max.memory.limit {} is over the JVM's budget of {} bytes ({}): the factory's"
+            + " limit is the budget",
+        physical.maxMemoryLimit(),
+        budget.bytes(),
+        budget.source());
+    return settings.withPhysicalIO(physical.withMaxMemoryLimit(budget.bytes()));
   }
 
   /**
@@ -224,7 +231,7 @@ public final class S3SeekableInputStreamFactory implements AutoCloseable {
       ReadStrategy strategy = strategies.select(uri, information.inputPolicy(), prefetcher);
       // An announced object will be read, like the ones prefetched after it: whole if small.
       if (announced.containsKey(uri) || strategy.fetchesSmallObjectWhole()) {
-        strategies.prefetchSmallObject(information.inputPolicy(), prefetcher);
+        strategies.prefetchSmallObject(uri, information.inputPolicy(), prefetcher);
       }
       strategy.onOpen();
       S3SeekableInputStream stream = new S3SeekableInputStream(uri, reader, strategy, vectored);

@@ -1,7 +1,9 @@
 package io.seekwell;
 
+import io.seekwell.PhysicalIOConfiguration.JvmBudget;
 import java.lang.reflect.Method;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,14 +29,29 @@ final class SparkMemory implements EngineMemory {
   /** The least the bound is, however little user memory Spark leaves. */
   static final long FLOOR = 16L << 20;
 
+  private final Supplier<Optional<Double>> memoryFraction;
+
+  /** Asks the Spark running in this JVM, if any. */
+  SparkMemory() {
+    this(SparkMemory::runningSparksMemoryFraction);
+  }
+
+  /** Takes {@code spark.memory.fraction} from {@code memoryFraction}: empty when no Spark runs. */
+  SparkMemory(Supplier<Optional<Double>> memoryFraction) {
+    this.memoryFraction = memoryFraction;
+  }
+
   @Override
-  public Optional<Bound> blockMemoryLimit(long maxHeap) {
-    Optional<Double> fraction = memoryFraction();
-    return fraction.map(
-        value ->
-            new Bound(
-                limit(maxHeap, value),
-                "half of Spark's user memory, spark.memory.fraction " + value));
+  public Optional<JvmBudget> blockMemoryLimit(long maxHeap) {
+    return memoryFraction
+        .get()
+        .map(
+            fraction -> {
+              long bytes = limit(maxHeap, fraction);
+              String made =
+                  bytes == FLOOR ? "at least 16 MiB, in Spark" : "half of Spark's user memory";
+              return new JvmBudget(bytes, made + ", spark.memory.fraction " + fraction);
+            });
   }
 
   /**
@@ -47,7 +64,7 @@ final class SparkMemory implements EngineMemory {
   }
 
   /** The running Spark's {@code spark.memory.fraction}; empty if no Spark runs in this JVM. */
-  private static Optional<Double> memoryFraction() {
+  private static Optional<Double> runningSparksMemoryFraction() {
     Class<?> env;
     try {
       env = Class.forName("org.apache.spark.SparkEnv", false, SparkMemory.class.getClassLoader());
@@ -65,8 +82,8 @@ final class SparkMemory implements EngineMemory {
           (Double) getDouble.invoke(conf, "spark.memory.fraction", DEFAULT_FRACTION));
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
       LOG.warn(
-          "Spark runs in this JVM but its spark.memory.fraction could not be read ({}); Seekwell's"
-              + " memory budget follows the heap alone",
+          "Spark's classes are on the class path, but its spark.memory.fraction could not be read"
+              + " ({}); Seekwell's memory budget follows the heap alone",
           e.toString());
       return Optional.empty();
     }

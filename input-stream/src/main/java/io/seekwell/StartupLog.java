@@ -24,10 +24,9 @@ final class StartupLog {
    */
   static void announce(
       S3SeekableInputStreamConfiguration configuration,
-      long jvmMemoryLimit,
-      String jvmMemorySource,
+      PhysicalIOConfiguration.JvmBudget budget,
       List<String> formats) {
-    String settings = settings(configuration, jvmMemoryLimit, jvmMemorySource, formats);
+    String settings = settings(configuration, budget, formats);
     if (ANNOUNCED.compareAndSet(false, true)) {
       LOG.info("Seekwell {} reads from S3: {}", Version.current(), settings);
     } else {
@@ -35,22 +34,18 @@ final class StartupLog {
     }
   }
 
-  /**
-   * The main settings, as the startup line gives them; {@code jvmMemorySource} says what the JVM's
-   * budget was sized from.
-   */
+  /** The main settings, as the startup line gives them, with the JVM's {@code budget}. */
   static String settings(
       S3SeekableInputStreamConfiguration configuration,
-      long jvmMemoryLimit,
-      String jvmMemorySource,
+      PhysicalIOConfiguration.JvmBudget budget,
       List<String> formats) {
     PhysicalIOConfiguration physical = configuration.physicalIO();
     return "memory limit "
         + physical.maxMemoryLimit()
         + " bytes, within the JVM's "
-        + jvmMemoryLimit
-        + " bytes for every factory (seekwell.memory.limit; from "
-        + jvmMemorySource
+        + budget.bytes()
+        + " bytes for every factory (seekwell.memory.limit: "
+        + budget.source()
         + "), requests of "
         + physical.targetRequestSize()
         + " bytes (up to "

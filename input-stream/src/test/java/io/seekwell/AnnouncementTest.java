@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.seekwell.common.ByteRange;
 import io.seekwell.common.config.ConnectorConfiguration;
 import io.seekwell.common.metrics.Metric;
 import io.seekwell.common.metrics.Metrics;
@@ -169,6 +170,29 @@ class AnnouncementTest {
     }
     assertTrue(factory.getMemoryUsage().highWaterMark() <= 4L * MIB);
     assertEquals(OBJECTS, store.gets().stream().map(GetRequest::location).distinct().count());
+  }
+
+  @Test
+  void anAnnouncedObjectLongerThanTheSmallObjectsButShorterThanTheTailIsPrefetchedWhole()
+      throws Exception {
+    // At 4 MB an object over 1 MiB is scanned, not small, and the tail (1 MiB + 32 KiB) is longer.
+    start(Map.of("physicalio.max.memory.limit", "4MB"));
+    int length = MIB + 1024;
+    byte[] content = TestData.randomBytes(99, length);
+    S3URI uri = S3URI.of("bucket", "task/odd.bin");
+    store.put(ObjectLocation.of("bucket", "task/odd.bin"), content);
+    try (Announcement task = factory.announce(List.of(AnnouncedObject.of(uri, length)))) {
+      assertEquals(1, task.size());
+      try (S3SeekableInputStream in =
+          factory.createStream(uri, OpenStreamInformation.builder().objectLength(length).build())) {
+        byte[] bytes = new byte[length];
+        in.readFully(0, bytes, 0, length);
+        assertArrayEquals(content, bytes);
+      }
+    }
+    assertEquals(
+        List.of(ByteRange.of(0, length - 1)),
+        store.gets().stream().map(GetRequest::range).toList());
   }
 
   @Test

@@ -272,7 +272,7 @@ class PhysicalIOBehaviourTest {
 
   @Test
   void aFactoryLimitAboveTheJvmsBudgetIsTheBudget() {
-    long budget = PhysicalIO.jvmMemoryBudget();
+    long budget = PhysicalIO.jvmBudget().bytes();
     factory(PhysicalIOConfiguration.DEFAULT.withMaxMemoryLimit(budget * 4));
     assertEquals(budget, factory.getMemoryUsage().limit());
     closeFactory();

@@ -37,16 +37,16 @@ class PhysicalIOConfigurationTest {
       System.clearProperty(key);
       assertEquals(
           Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4),
-          PhysicalIOConfiguration.jvmMemoryLimit());
+          PhysicalIOConfiguration.jvmBudget().bytes());
       System.setProperty(key, "256MB");
-      assertEquals(256L << 20, PhysicalIOConfiguration.jvmMemoryLimit());
+      assertEquals(256L << 20, PhysicalIOConfiguration.jvmBudget().bytes());
       System.setProperty(key, "0");
       IllegalArgumentException zero =
-          assertThrows(IllegalArgumentException.class, PhysicalIOConfiguration::jvmMemoryLimit);
+          assertThrows(IllegalArgumentException.class, PhysicalIOConfiguration::jvmBudget);
       assertTrue(zero.getMessage().contains("'seekwell.memory.limit'"), zero.getMessage());
       System.setProperty(key, "lots");
       IllegalArgumentException words =
-          assertThrows(IllegalArgumentException.class, PhysicalIOConfiguration::jvmMemoryLimit);
+          assertThrows(IllegalArgumentException.class, PhysicalIOConfiguration::jvmBudget);
       assertTrue(words.getMessage().contains("'seekwell.memory.limit'"), words.getMessage());
     } finally {
       if (before == null) {

@@ -3,6 +3,7 @@ package io.seekwell;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.seekwell.PhysicalIOConfiguration.JvmBudget;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -24,13 +25,30 @@ class SparkMemoryTest {
   }
 
   @Test
+  void aRunningSparksFractionSetsTheBoundAndSaysSo() {
+    JvmBudget half = new SparkMemory(() -> Optional.of(0.5)).blockMemoryLimit(1324 * MIB).get();
+    assertEquals(256 * MIB, half.bytes());
+    assertEquals("half of Spark's user memory, spark.memory.fraction 0.5", half.source());
+    JvmBudget floor = new SparkMemory(() -> Optional.of(0.99)).blockMemoryLimit(1024 * MIB).get();
+    assertEquals(16 * MIB, floor.bytes());
+    assertTrue(floor.source().startsWith("at least 16 MiB"), floor.source());
+    assertEquals(Optional.empty(), new SparkMemory(Optional::empty).blockMemoryLimit(1024 * MIB));
+  }
+
+  @Test
   void aJvmWithoutSparkHasNoEngineBoundAndTheBudgetFollowsTheHeap() {
     assertEquals(Optional.empty(), new SparkMemory().blockMemoryLimit(1024 * MIB));
     String key = PhysicalIOConfiguration.JVM_MEMORY_LIMIT.key();
-    if (System.getProperty(key) == null) {
-      EngineMemory.Bound bound = PhysicalIOConfiguration.jvmMemoryBound();
-      assertEquals(Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4), bound.bytes());
-      assertTrue(bound.source().contains("quarter of the heap"), bound.source());
+    String before = System.getProperty(key);
+    try {
+      System.clearProperty(key);
+      JvmBudget budget = PhysicalIOConfiguration.jvmBudget();
+      assertEquals(Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4), budget.bytes());
+      assertEquals("1 GiB or a quarter of the heap", budget.source());
+    } finally {
+      if (before != null) {
+        System.setProperty(key, before);
+      }
     }
   }
 }

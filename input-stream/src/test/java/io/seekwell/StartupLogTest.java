@@ -16,9 +16,11 @@ class StartupLogTest {
             ConnectorConfiguration.of(Map.of("physicalio.max.memory.limit", "64MB")));
     String line =
         StartupLog.settings(
-            configuration, 256L << 20, "half of Spark's user memory", List.of("parquet"));
+            configuration,
+            new PhysicalIOConfiguration.JvmBudget(256L << 20, "half of Spark's user memory"),
+            List.of("parquet"));
     assertTrue(
         line.startsWith("memory limit 67108864 bytes, within the JVM's 268435456 bytes"), line);
-    assertTrue(line.contains("(seekwell.memory.limit; from half of Spark's user memory)"), line);
+    assertTrue(line.contains("(seekwell.memory.limit: half of Spark's user memory)"), line);
   }
 }

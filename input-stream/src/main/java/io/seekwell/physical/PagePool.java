@@ -25,6 +25,7 @@ final class PagePool {
   static final int PAGE = 64 * 1024;
 
   private static volatile PagePool jvm;
+  private static volatile PhysicalIOConfiguration.JvmBudget jvmSizing; // set with jvm
 
   private final SharedBudget budget;
   private final ConcurrentLinkedQueue<byte[]> kept = new ConcurrentLinkedQueue<>();
@@ -37,8 +38,8 @@ final class PagePool {
   }
 
   /**
-   * The pool of this JVM, bounded by {@link PhysicalIOConfiguration#jvmMemoryLimit()}, made by the
-   * first factory.
+   * The pool of this JVM, bounded by {@link PhysicalIOConfiguration#jvmBudget()} as the first
+   * factory found it.
    *
    * @throws IllegalArgumentException naming {@code seekwell.memory.limit} if it is set to no size
    */
@@ -48,12 +49,24 @@ final class PagePool {
       synchronized (PagePool.class) {
         pool = jvm;
         if (pool == null) {
-          pool = new PagePool(new SharedBudget(PhysicalIOConfiguration.jvmMemoryLimit()));
+          PhysicalIOConfiguration.JvmBudget sizing = PhysicalIOConfiguration.jvmBudget();
+          pool = new PagePool(new SharedBudget(sizing.bytes()));
+          jvmSizing = sizing;
           jvm = pool;
         }
       }
     }
     return pool;
+  }
+
+  /**
+   * What the pool of this JVM ({@link #jvm()}) was sized with.
+   *
+   * @throws IllegalArgumentException naming {@code seekwell.memory.limit} if it is set to no size
+   */
+  static PhysicalIOConfiguration.JvmBudget jvmSizing() {
+    jvm();
+    return jvmSizing;
   }
 
   /**

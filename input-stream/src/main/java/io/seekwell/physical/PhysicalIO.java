@@ -158,11 +158,14 @@ public final class PhysicalIO implements AutoCloseable {
   }
 
   /**
-   * Bytes of block memory every factory of this JVM may hold together: the bound of the one pool
-   * they draw from, sized by the first ({@link PhysicalIOConfiguration#jvmMemoryLimit()}).
+   * Bytes of block memory every factory of this JVM may hold together, and what they were sized
+   * from: the bound of the one pool they draw from, sized once, by the first factory ({@link
+   * PhysicalIOConfiguration#jvmBudget()}).
+   *
+   * @throws IllegalArgumentException naming {@code seekwell.memory.limit} if it is set to no size
    */
-  public static long jvmMemoryBudget() {
-    return PagePool.jvm().budget().bound().limit();
+  public static PhysicalIOConfiguration.JvmBudget jvmBudget() {
+    return PagePool.jvmSizing();
   }
 
   /** How many objects have state (open streams or cached bytes). */

@@ -203,7 +203,8 @@ class IcebergOnSparkClusterTest {
                   .allMatch(
                       line ->
                           line.contains(budget)
-                              && line.contains("from half of Spark's user memory")),
+                              && line.contains(
+                                  "(seekwell.memory.limit: half of Spark's user memory")),
               "executor " + executor + " logged " + lines + ", not " + budget);
         });
     assertEquals(List.of("slot-0", "slot-1", "slot-2"), slots());
@@ -294,11 +295,12 @@ class IcebergOnSparkClusterTest {
   }
 
   /**
-   * Half of a heap's user memory in Spark at its default {@code spark.memory.fraction} of 0.6: the
-   * heap less Spark's 300 MiB, times 0.4.
+   * Half of a heap's user memory in Spark at its default {@code spark.memory.fraction} of 0.6 (the
+   * heap less Spark's 300 MiB, times 0.4), at least 16 MiB, at most 1 GiB or a quarter of the heap.
    */
   private static long sparkBudget(long heap) {
-    return (long) ((heap - (300L << 20)) * 0.4 / 2);
+    long half = Math.max(16L << 20, (long) ((heap - (300L << 20)) * 0.4 / 2));
+    return Math.min(half, Math.min(1L << 30, heap / 4));
   }
 
   /** The slots of the disk cache directory, by name. */

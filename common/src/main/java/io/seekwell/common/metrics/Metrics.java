@@ -7,7 +7,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * A set of counters, one per {@link Metric}, that any layer may increment from any thread. Reads
  * are through {@link #snapshot()}. A set may add everything it counts to a parent set too (a total
- * over several). Thread-safe and lock-free.
+ * over several), each count to the child first and then to the parent, not as one step. Thread-safe
+ * and lock-free.
  */
 public final class Metrics {
 

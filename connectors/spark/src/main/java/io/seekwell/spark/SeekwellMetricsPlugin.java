@@ -16,7 +16,7 @@ import org.apache.spark.api.plugin.SparkPlugin;
  * {@link io.seekwell.common.metrics.Metric}, in lower case: {@code get_requests}, {@code
  * bytes_received}, {@code prefetched_bytes_unused}, and so on.
  *
- * <p>Spark makes one instance per JVM; it holds no state of its own.
+ * <p>Spark makes the driver's and each executor's plug-in from it; it holds no state of its own.
  */
 public final class SeekwellMetricsPlugin implements SparkPlugin {
 

@@ -30,27 +30,32 @@ class JvmCountersTest {
     long bytesBefore = value(registry, "bytes_received");
 
     // Two factories, one closed before the gauges are read: 1 GET of 100 bytes each.
-    S3SeekableInputStreamFactory open = null;
-    for (int factory = 0; factory < 2; factory++) {
-      InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
-      store.put(ObjectLocation.of("bucket", "key"), TestData.randomBytes(factory, 100));
-      S3SeekableInputStreamFactory streams =
-          new S3SeekableInputStreamFactory(store, S3SeekableInputStreamConfiguration.DEFAULT);
-      try (S3SeekableInputStream stream = streams.createStream(S3URI.of("bucket", "key"))) {
-        stream.readFully(0, new byte[100], 0, 100);
-      }
-      if (factory == 0) {
-        streams.close();
-      } else {
-        open = streams;
-      }
-    }
+    read(0);
+    S3SeekableInputStreamFactory open = read(1);
     try {
       assertEquals(before + 2, value(registry, "get_requests"));
       assertEquals(bytesBefore + 200, value(registry, "bytes_received"));
     } finally {
       open.close();
     }
+  }
+
+  /** A factory that has read a 100-byte object once; closed unless it is the second. */
+  private static S3SeekableInputStreamFactory read(int factory) throws IOException {
+    InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
+    store.put(ObjectLocation.of("bucket", "key"), TestData.randomBytes(factory, 100));
+    S3SeekableInputStreamFactory streams =
+        new S3SeekableInputStreamFactory(store, S3SeekableInputStreamConfiguration.DEFAULT);
+    try (S3SeekableInputStream stream = streams.createStream(S3URI.of("bucket", "key"))) {
+      stream.readFully(0, new byte[100], 0, 100);
+    } catch (IOException | RuntimeException e) {
+      streams.close();
+      throw e;
+    }
+    if (factory == 0) {
+      streams.close();
+    }
+    return streams;
   }
 
   private static long value(MetricRegistry registry, String name) {
