@@ -141,14 +141,7 @@ class IcebergOnSparkClusterTest {
   void executorsAreSeparateJvms() {
     // Both executors have registered before the application starts, so the first offer of this
     // job's tasks gives each of them one.
-    List<Long> pids =
-        iceberg
-            .range(0, 4 * EXECUTORS, 1, 4 * EXECUTORS)
-            .mapPartitions(
-                (MapPartitionsFunction<Long, Long>)
-                    ids -> List.of(ProcessHandle.current().pid()).iterator(),
-                Encoders.LONG())
-            .collectAsList();
+    List<Long> pids = inTasks(ids -> List.of(ProcessHandle.current().pid()).iterator());
     Set<Long> executors = new TreeSet<>(pids);
     assertEquals(EXECUTORS, executors.size(), "the processes that ran the tasks: " + pids);
     assertFalse(executors.contains(ProcessHandle.current().pid()), "a task ran in the driver");
@@ -280,16 +273,17 @@ class IcebergOnSparkClusterTest {
     return values;
   }
 
+  /** What {@code task} gives in each of four tasks per executor. */
+  private static List<Long> inTasks(MapPartitionsFunction<Long, Long> task) {
+    return iceberg
+        .range(0, 4 * EXECUTORS, 1, 4 * EXECUTORS)
+        .mapPartitions(task, Encoders.LONG())
+        .collectAsList();
+  }
+
   /** The maximum heap of the executors, which all have the same. */
   private static long executorHeap() {
-    List<Long> heaps =
-        iceberg
-            .range(0, 4 * EXECUTORS, 1, 4 * EXECUTORS)
-            .mapPartitions(
-                (MapPartitionsFunction<Long, Long>)
-                    ids -> List.of(Runtime.getRuntime().maxMemory()).iterator(),
-                Encoders.LONG())
-            .collectAsList();
+    List<Long> heaps = inTasks(ids -> List.of(Runtime.getRuntime().maxMemory()).iterator());
     assertEquals(1, new TreeSet<>(heaps).size(), "the executors' heaps: " + heaps);
     return heaps.get(0);
   }
