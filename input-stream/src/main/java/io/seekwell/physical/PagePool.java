@@ -10,8 +10,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * reuses memory instead of allocating (and zeroing) fresh arrays for the collector. Pages are heap
  * arrays: GET bodies and callers' buffers are {@code byte[]}, so a heap page takes the bytes from
  * the socket's stream and gives them to the caller with one copy each way, where direct memory
- * would need a heap array between; a long-lived primitive array costs the collector nothing to
- * keep.
+ * would need a heap array between ({@code PageMemoryBenchmark}: 64 MiB in and out in 5.9 ms through
+ * heap pages, 7.4 ms through direct ones); a long-lived primitive array costs the collector nothing
+ * to keep.
  *
  * <p>A block of {@code n} bytes holds {@code n / PAGE} whole pages and, if {@code n} is not a
  * multiple, one shorter last array made for it (small, short-lived, not kept). Every page made and
