@@ -34,6 +34,7 @@ class IcebergOnSparkTest {
   private static SparkSession iceberg;
   private static SparkSession seekwell;
   private static SparkSession tight;
+  private static StageInputs inputs;
 
   @BeforeAll
   static void start() {
@@ -67,6 +68,7 @@ class IcebergOnSparkTest {
     tight = iceberg.newSession();
     tight.conf().set(catalog + ".io-impl", SEEKWELL);
     tight.conf().set(catalog + ".seekwell.physicalio.max.memory.limit", "8MB");
+    inputs = StageInputs.of(iceberg.sparkContext());
   }
 
   @AfterAll
@@ -102,8 +104,44 @@ class IcebergOnSparkTest {
     assertTrue(io.seekwellMetrics().get(Metric.GET_REQUESTS) > 0, io.seekwellMetrics()::toString);
   }
 
+  /**
+   * Spark's input per stage (its UI's "Input" column): the records the same as through S3FileIO,
+   * and the bytes Seekwell gave the readers. S3FileIO counts only the bytes of its {@code read}
+   * calls, not those of positioned and tail reads, with which Iceberg's Parquet reader reads column
+   * chunks and footers: a full scan shows a few KB through it.
+   */
   @Test
   @Order(2)
+  void sparkReportsTheInputSeekwellGaveItsReaders() throws Exception {
+    long dataBytes =
+        Long.parseLong(
+            EventsTable.answer(
+                    iceberg, "SELECT sum(file_size_in_bytes) FROM " + TABLE + ".data_files")
+                .get(0)
+                .replaceAll("[\\[\\]]", ""));
+    for (String name : List.of("sum", "filter", "group by", "full-scan hash")) {
+      String query = EventsTable.queries().get(name);
+      List<StageInputs.Input> theirs = inputs.of(iceberg, query);
+      List<StageInputs.Input> ours = inputs.of(seekwell, query);
+      System.out.println("Input of " + name + ": S3FileIO " + theirs + ", Seekwell " + ours);
+      assertEquals(theirs.size(), ours.size(), name + ": " + theirs + ", " + ours);
+      for (int stage = 0; stage < ours.size(); stage++) {
+        assertEquals(theirs.get(stage).records(), ours.get(stage).records(), name);
+        assertTrue(ours.get(stage).bytes() >= theirs.get(stage).bytes(), name);
+      }
+      // What the readers were given, not what was fetched: the same in any memory.
+      assertEquals(ours, inputs.of(tight, query), name + ", 8 MB");
+    }
+    // A full scan reads every column chunk and footer: all of the data files but their page
+    // indexes and magic numbers.
+    long fullScan = inputs.of(seekwell, EventsTable.queries().get("full-scan hash")).get(0).bytes();
+    assertTrue(
+        fullScan <= dataBytes && fullScan >= dataBytes * 0.98,
+        fullScan + " bytes read of " + dataBytes + " in the data files");
+  }
+
+  @Test
+  @Order(3)
   void dropTablePurgeRemovesEveryObjectOfTheTable() {
     seekwell.sql("DROP TABLE " + TABLE + " PURGE");
     assertEquals(List.of(), TestStore.keys(bucket, "wh/db/events/"));

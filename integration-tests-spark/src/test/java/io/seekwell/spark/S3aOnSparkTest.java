@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.seekwell.testing.S3Endpoint;
+import java.io.IOException;
 import java.net.URI;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -34,12 +35,17 @@ class S3aOnSparkTest {
       "SELECT id, concat('c', id % 7) AS category, (id * 37 % 1000) / 10.0 AS amount"
           + " FROM range(0, 1500000)";
 
+  private static final String CLASSIC_BUCKET = "spark-s3a-classic";
+  private static final String FULL_SCAN = "SELECT bit_xor(xxhash64(id, category, amount)) FROM %s";
+
+  private static String bucket;
+  private static StageInputs inputs;
   private static String table;
   private static SparkSession spark;
 
   @BeforeAll
   static void start() {
-    String bucket = TestStore.bucket("spark-s3a");
+    bucket = TestStore.bucket("spark-s3a");
     table = "s3a://" + bucket + "/tables/events";
     S3Endpoint endpoint = TestStore.endpoint();
     SparkSession.Builder builder =
@@ -49,7 +55,11 @@ class S3aOnSparkTest {
             .config("spark.ui.enabled", "false")
             .config("spark.sql.shuffle.partitions", "4");
     s3a(endpoint).forEach((key, value) -> builder.config("spark.hadoop." + key, value));
+    // A copy of the tables, read through S3A's classic stream, as the reference for input metrics.
+    builder.config(
+        "spark.hadoop.fs.s3a.bucket." + CLASSIC_BUCKET + ".input.stream.type", "classic");
     spark = builder.getOrCreate();
+    inputs = StageInputs.of(spark.sparkContext());
   }
 
   private static java.util.Map<String, String> s3a(S3Endpoint endpoint) {
@@ -147,6 +157,63 @@ class S3aOnSparkTest {
           startup.stream().anyMatch(line -> line.matches(".*format plug-ins \\[.*\\borc\\b.*")),
           startup::toString);
     }
+  }
+
+  /**
+   * Spark's input per stage (its UI's "Input" column): the records the same as through S3A's
+   * classic stream, and every byte Seekwell gave the readers. The classic stream counts the bytes
+   * of a vectored read in the threads that receive them, where Spark does not look: with Parquet's
+   * vectored reads, a full scan shows little more than its footers through it.
+   */
+  @Test
+  void sparkReportsTheInputSeekwellGaveItsReaders() throws Exception {
+    String parquet = table + "-metrics";
+    String orc = table + "-metrics-orc";
+    spark.sql(ROWS).repartition(3).write().parquet(parquet);
+    spark.sql(ROWS).repartition(3).write().orc(orc);
+    TestStore.bucket(CLASSIC_BUCKET);
+    TestStore.copy(bucket, "tables/", CLASSIC_BUCKET);
+    for (String path : List.of(parquet, orc)) {
+      String format = path.equals(parquet) ? "parquet" : "orc";
+      spark.read().format(format).load(path).createOrReplaceTempView("ours");
+      spark.read().format(format).load(classic(path)).createOrReplaceTempView("theirs");
+      for (String query :
+          List.of(
+              "SELECT count(*) FROM %s WHERE amount > 50 AND category = 'c3'",
+              "SELECT category, round(sum(amount), 2) FROM %s GROUP BY category", FULL_SCAN)) {
+        List<StageInputs.Input> theirs = inputs.of(spark, query.formatted("theirs"));
+        List<StageInputs.Input> ours = inputs.of(spark, query.formatted("ours"));
+        String what = format + ": " + query + ": classic " + theirs + ", Seekwell " + ours;
+        System.out.println("Input of " + what);
+        assertEquals(theirs.size(), ours.size(), what);
+        for (int stage = 0; stage < ours.size(); stage++) {
+          assertEquals(theirs.get(stage).records(), ours.get(stage).records(), what);
+          assertTrue(ours.get(stage).bytes() >= theirs.get(stage).bytes(), what);
+        }
+      }
+      // A full scan reads about every byte of the files: not Parquet's page indexes, and ORC's
+      // tails twice (its reader reads them before it reads the stripes).
+      long fileBytes = dataBytes(path, format);
+      long fullScan = inputs.of(spark, FULL_SCAN.formatted("ours")).get(0).bytes();
+      assertTrue(
+          fullScan <= fileBytes * 1.02 && fullScan >= fileBytes * 0.98,
+          format + ": " + fullScan + " bytes read of " + fileBytes + " in the files");
+    }
+  }
+
+  /** The bytes of the files of {@code format} under {@code path}. */
+  private static long dataBytes(String path, String format) throws IOException {
+    Configuration conf = spark.sparkContext().hadoopConfiguration();
+    FileSystem fs = FileSystem.get(URI.create(path), conf);
+    return java.util.Arrays.stream(fs.listStatus(new Path(path)))
+        .filter(status -> status.getPath().getName().endsWith("." + format))
+        .mapToLong(FileStatus::getLen)
+        .sum();
+  }
+
+  /** The same object in the bucket read through S3A's classic stream. */
+  private static String classic(String path) {
+    return path.replace("s3a://" + bucket + "/", "s3a://" + CLASSIC_BUCKET + "/");
   }
 
   /** S3A has the custom input stream type from hadoop-aws 3.4.2 on; Spark 4.0 ships 3.4.1. */

@@ -60,12 +60,26 @@ final class TestStore {
     return bucket;
   }
 
+  /** Copies every object under {@code prefix} of {@code from} to the same key in {@code to}. */
+  static void copy(String from, String prefix, String to) {
+    try (S3Client s3 = client()) {
+      for (String key : keys(s3, from, prefix)) {
+        s3.copyObject(
+            b -> b.sourceBucket(from).sourceKey(key).destinationBucket(to).destinationKey(key));
+      }
+    }
+  }
+
   /** The keys under {@code prefix} of {@code bucket}. */
   static List<String> keys(String bucket, String prefix) {
     try (S3Client s3 = client()) {
-      return s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents().stream()
-          .map(S3Object::key)
-          .toList();
+      return keys(s3, bucket, prefix);
     }
+  }
+
+  private static List<String> keys(S3Client s3, String bucket, String prefix) {
+    return s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents().stream()
+        .map(S3Object::key)
+        .toList();
   }
 }

@@ -17,6 +17,7 @@ import java.util.function.IntFunction;
 import org.apache.hadoop.fs.CanUnbuffer;
 import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FileRange;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.VectoredReadUtils;
 import org.apache.hadoop.fs.s3a.impl.streams.InputStreamType;
 import org.apache.hadoop.fs.s3a.impl.streams.ObjectInputStream;
@@ -48,6 +49,7 @@ final class SeekwellS3aInputStream extends ObjectInputStream implements CanUnbuf
 
   private final S3SeekableInputStream stream;
   private final S3AInputStreamStatistics statistics;
+  private final FileSystem.Statistics fileSystemStatistics; // null when S3A keeps none
   private final Metrics resilience;
   private volatile boolean closed;
 
@@ -56,6 +58,7 @@ final class SeekwellS3aInputStream extends ObjectInputStream implements CanUnbuf
     super(InputStreamType.Custom, parameters);
     this.stream = stream;
     this.statistics = parameters.getStreamStatistics();
+    this.fileSystemStatistics = getContext().getStats();
     this.resilience = resilience;
   }
 
@@ -88,7 +91,7 @@ final class SeekwellS3aInputStream extends ObjectInputStream implements CanUnbuf
     int b = stream.read();
     statistics.readOperationCompleted(1, b < 0 ? -1 : 1);
     if (b >= 0) {
-      statistics.bytesRead(1);
+      bytesRead(1);
     }
     return b;
   }
@@ -100,7 +103,7 @@ final class SeekwellS3aInputStream extends ObjectInputStream implements CanUnbuf
     int n = stream.read(buffer, offset, length);
     statistics.readOperationCompleted(length, n);
     if (n > 0) {
-      statistics.bytesRead(n);
+      bytesRead(n);
     }
     return n;
   }
@@ -171,7 +174,19 @@ final class SeekwellS3aInputStream extends ObjectInputStream implements CanUnbuf
     }
     statistics.readFullyOperationStarted(position, length);
     stream.readFully(position, buffer, offset, length);
-    statistics.bytesRead(length);
+    bytesRead(length);
+  }
+
+  /**
+   * Counts {@code bytes} given to the caller in the stream's statistics and, in the caller's
+   * thread, in the file system's (as S3A's own streams do): engines report a task's input from the
+   * file system statistics of its thread (Spark's "Input" column).
+   */
+  private void bytesRead(long bytes) {
+    statistics.bytesRead(bytes);
+    if (fileSystemStatistics != null) {
+      fileSystemStatistics.incrementBytesRead(bytes);
+    }
   }
 
   @Override
@@ -183,7 +198,8 @@ final class SeekwellS3aInputStream extends ObjectInputStream implements CanUnbuf
   /**
    * Reads every range with Seekwell's coalesced vectored read: all GETs are sent at once and each
    * range's future completes as its bytes arrive; {@code release} gets back buffers of failed
-   * ranges.
+   * ranges. The ranges' bytes are counted in the file system's statistics in the calling thread,
+   * where the engine looks for its task's input, not in the threads that complete them.
    *
    * @throws EOFException if a range reaches past the end of the file
    * @throws IllegalArgumentException if ranges overlap or are invalid
@@ -216,6 +232,10 @@ final class SeekwellS3aInputStream extends ObjectInputStream implements CanUnbuf
     }
     int combined = stream.readVectored(seekwellRanges, allocate, release);
     statistics.readVectoredOperationStarted(ranges.size(), combined);
+    if (fileSystemStatistics != null) {
+      fileSystemStatistics.incrementBytesRead(
+          sorted.stream().mapToLong(FileRange::getLength).sum());
+    }
   }
 
   @Override
