@@ -20,8 +20,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.apache.spark.api.java.function.MapPartitionsFunction;
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,19 +30,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Spark with two executor JVMs ({@code local-cluster[2,1,1024]}: Spark's own standalone master and
- * two workers in this JVM, each launching one executor process, as a standalone cluster or YARN
- * places executors on a host), reading one Iceberg table of a JDBC catalog over MinIO through
- * Iceberg's S3FileIO and through {@code SeekwellS3FileIO} with the disk tier on. As a cluster
- * manager gives every JVM of an application the same settings, the driver and both executors are
- * given the same disk cache directory, and each JVM takes a slot of it. Every query must answer the
- * same through both FileIOs.
- *
- * <p>The workers launch executors with the command Spark's launcher builds from {@code SPARK_HOME}
- * (a {@code jars} directory, kept empty here) and {@code SPARK_SCALA_VERSION}, both set for this
- * test JVM by the module's surefire configuration; the executors' class path is this JVM's ({@code
- * spark.executor.extraClassPath}). Each executor writes its output, and Seekwell's log, in its
- * directory of the workers' work directory, {@code $SPARK_HOME/work/<application>/<executor>}.
+ * Spark with two executor JVMs ({@link LocalCluster}) reading one Iceberg table of a JDBC catalog
+ * over MinIO through Iceberg's S3FileIO and through {@code SeekwellS3FileIO} with the disk tier on.
+ * As a cluster manager gives every JVM of an application the same settings, the driver and both
+ * executors are given the same disk cache directory, and each JVM takes a slot of it. Every query
+ * must answer the same through both FileIOs.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class IcebergOnSparkClusterTest {
@@ -61,37 +51,17 @@ class IcebergOnSparkClusterTest {
   /** Where the executors' metrics systems write Seekwell's counters, one CSV file per gauge. */
   @TempDir static Path executorMetrics;
 
-  private static Path sparkHome;
   private static SparkSession iceberg;
   private static SparkSession seekwell;
   private static SeekwellS3FileIO driverIo;
 
   @BeforeAll
   static void start() throws IOException {
-    sparkHome = Path.of(environment("SPARK_HOME"));
-    environment("SPARK_SCALA_VERSION");
-    // Where a Spark distribution has its jars; empty, since the class path is this JVM's.
-    Files.createDirectories(sparkHome.resolve("jars"));
-
     String bucket = TestStore.bucket("spark-iceberg-cluster");
     S3Endpoint endpoint = TestStore.endpoint();
     String catalog = "spark.sql.catalog.lake";
     iceberg =
-        SparkSession.builder()
-            .master("local-cluster[" + EXECUTORS + ",1,1024]")
-            .appName("seekwell-iceberg-cluster")
-            .config("spark.ui.enabled", "false")
-            .config("spark.executor.memory", "1024m")
-            // The application starts once both executors have registered (or after two minutes,
-            // and then executorsAreSeparateJvms fails).
-            .config("spark.cores.max", String.valueOf(EXECUTORS))
-            .config("spark.scheduler.minRegisteredResourcesRatio", "1.0")
-            .config("spark.scheduler.maxRegisteredResourcesWaitingTime", "120s")
-            .config("spark.executor.extraClassPath", System.getProperty("java.class.path"))
-            // Relative: each executor's log of Seekwell goes to its own working directory. Spark
-            // adds the --add-opens options Java 17 needs to the executors' command itself.
-            .config("spark.executor.extraJavaOptions", "-Dseekwell.log.file=seekwell.log")
-            .config("spark.sql.shuffle.partitions", "4")
+        LocalCluster.builder("seekwell-iceberg-cluster", EXECUTORS)
             // Seekwell's counters in Spark's metrics system, which each executor writes to CSV
             // files every second.
             .config("spark.plugins", "io.seekwell.spark.SeekwellMetricsPlugin")
@@ -141,7 +111,7 @@ class IcebergOnSparkClusterTest {
   void executorsAreSeparateJvms() {
     // Both executors have registered before the application starts, so the first offer of this
     // job's tasks gives each of them one.
-    List<Long> pids = inTasks(ids -> List.of(ProcessHandle.current().pid()).iterator());
+    List<Long> pids = LocalCluster.taskProcesses(iceberg, EXECUTORS);
     Set<Long> executors = new TreeSet<>(pids);
     assertEquals(EXECUTORS, executors.size(), "the processes that ran the tasks: " + pids);
     assertFalse(executors.contains(ProcessHandle.current().pid()), "a task ran in the driver");
@@ -181,7 +151,7 @@ class IcebergOnSparkClusterTest {
 
     // The executors read the data files through Seekwell (each said so in its own log), each with
     // the disk tier in a slot of the directory of its own: the driver holds slot-0.
-    Map<String, List<String>> logs = executorLogs();
+    Map<String, List<String>> logs = LocalCluster.executorLogs(iceberg);
     assertEquals(EXECUTORS, logs.size(), "the executors' logs: " + logs.keySet());
     String unavailable = "WARN DiskTier: Disk cache in " + diskCache.toAbsolutePath() + " ";
     // Each executor's memory budget is half of what Spark leaves outside its memory manager.
@@ -273,17 +243,11 @@ class IcebergOnSparkClusterTest {
     return values;
   }
 
-  /** What {@code task} gives in each of four tasks per executor. */
-  private static List<Long> inTasks(MapPartitionsFunction<Long, Long> task) {
-    return iceberg
-        .range(0, 4 * EXECUTORS, 1, 4 * EXECUTORS)
-        .mapPartitions(task, Encoders.LONG())
-        .collectAsList();
-  }
-
   /** The maximum heap of the executors, which all have the same. */
   private static long executorHeap() {
-    List<Long> heaps = inTasks(ids -> List.of(Runtime.getRuntime().maxMemory()).iterator());
+    List<Long> heaps =
+        LocalCluster.inTasks(
+            iceberg, EXECUTORS, ids -> List.of(Runtime.getRuntime().maxMemory()).iterator());
     assertEquals(1, new TreeSet<>(heaps).size(), "the executors' heaps: " + heaps);
     return heaps.get(0);
   }
@@ -308,33 +272,5 @@ class IcebergOnSparkClusterTest {
 
   private static long count(List<String> lines, String start) {
     return lines.stream().filter(line -> line.startsWith(start)).count();
-  }
-
-  private static String environment(String name) {
-    String value = System.getenv(name);
-    if (value == null || value.isBlank()) {
-      throw new IllegalStateException(
-          name
-              + " is not set: Spark's workers build the executors' command from it (the module's"
-              + " surefire configuration sets it)");
-    }
-    return value;
-  }
-
-  /** What Seekwell logged in each executor of this application, by executor id. */
-  private static Map<String, List<String>> executorLogs() {
-    Path application = sparkHome.resolve("work").resolve(iceberg.sparkContext().applicationId());
-    Map<String, List<String>> logs = new TreeMap<>();
-    try (Stream<Path> executors = Files.list(application)) {
-      for (Path executor : (Iterable<Path>) executors::iterator) {
-        Path log = executor.resolve("seekwell.log");
-        logs.put(
-            executor.getFileName().toString(),
-            Files.exists(log) ? Files.readAllLines(log) : List.of());
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return logs;
   }
 }
