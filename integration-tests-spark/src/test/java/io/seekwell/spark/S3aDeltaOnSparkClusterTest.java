@@ -32,6 +32,7 @@ class S3aDeltaOnSparkClusterTest {
   private static final int EXECUTORS = 2;
   private static final String BUCKET = "spark-delta";
   private static final String CLASSIC_BUCKET = "spark-delta-classic";
+  private static final String ANALYTICS_BUCKET = "spark-delta-analytics";
   private static final String TABLE = "s3a://" + BUCKET + "/delta/events";
   private static final String STARTUP_LINE = "INFO S3SeekableInputStreamFactory: Seekwell ";
 
@@ -42,6 +43,7 @@ class S3aDeltaOnSparkClusterTest {
   static void start() {
     TestStore.bucket(BUCKET);
     TestStore.bucket(CLASSIC_BUCKET);
+    TestStore.bucket(ANALYTICS_BUCKET);
     S3Endpoint endpoint = TestStore.endpoint();
     SparkSession.Builder builder =
         LocalCluster.builder("seekwell-delta-cluster", EXECUTORS)
@@ -61,6 +63,7 @@ class S3aDeltaOnSparkClusterTest {
     s3a.put("fs.s3a.input.stream.type", "custom");
     s3a.put("fs.s3a.input.stream.custom.factory", "io.seekwell.hadoop.SeekwellStreamFactory");
     s3a.put("fs.s3a.bucket." + CLASSIC_BUCKET + ".input.stream.type", "classic");
+    s3a.put("fs.s3a.bucket." + ANALYTICS_BUCKET + ".input.stream.type", "analytics");
     s3a.forEach((key, value) -> builder.config("spark.hadoop." + key, value));
     spark = builder.getOrCreate();
     inputs = StageInputs.of(spark.sparkContext());
@@ -92,8 +95,10 @@ class S3aDeltaOnSparkClusterTest {
             .anyMatch(key -> key.endsWith(".checkpoint.parquet")),
         "Delta wrote a checkpoint: " + TestStore.keys(BUCKET, "delta/events/_delta_log/"));
     TestStore.copy(BUCKET, "delta/", CLASSIC_BUCKET);
+    TestStore.copy(BUCKET, "delta/", ANALYTICS_BUCKET);
 
     String classic = TABLE.replace(BUCKET, CLASSIC_BUCKET);
+    String analytics = TABLE.replace(BUCKET, ANALYTICS_BUCKET);
     for (String query :
         List.of(
             "SELECT count(*), round(sum(amount), 2), min(id), max(id) FROM delta.`%s`",
@@ -111,6 +116,9 @@ class S3aDeltaOnSparkClusterTest {
           classicInputs.stream().map(StageInputs.Input::records).toList(),
           seekwellInputs.stream().map(StageInputs.Input::records).toList(),
           ours + ": classic " + classicInputs + ", Seekwell " + seekwellInputs);
+      if (s3aHasCustomStreams()) {
+        assertEquals(answer(ours), answer(query.formatted(analytics)), "AAL: " + ours);
+      }
     }
     assertEquals("[[410000]]", answer("SELECT count(*) FROM delta.`" + TABLE + "`").toString());
 

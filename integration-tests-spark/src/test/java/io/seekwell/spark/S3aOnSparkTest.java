@@ -36,6 +36,7 @@ class S3aOnSparkTest {
           + " FROM range(0, 1500000)";
 
   private static final String CLASSIC_BUCKET = "spark-s3a-classic";
+  private static final String ANALYTICS_BUCKET = "spark-s3a-analytics";
   private static final String FULL_SCAN = "SELECT bit_xor(xxhash64(id, category, amount)) FROM %s";
 
   private static String bucket;
@@ -58,6 +59,9 @@ class S3aOnSparkTest {
     // A copy of the tables, read through S3A's classic stream, as the reference for input metrics.
     builder.config(
         "spark.hadoop.fs.s3a.bucket." + CLASSIC_BUCKET + ".input.stream.type", "classic");
+    // And one through AAL's analytics stream, where S3A has it.
+    builder.config(
+        "spark.hadoop.fs.s3a.bucket." + ANALYTICS_BUCKET + ".input.stream.type", "analytics");
     spark = builder.getOrCreate();
     inputs = StageInputs.of(spark.sparkContext());
   }
@@ -163,7 +167,9 @@ class S3aOnSparkTest {
    * Spark's input per stage (its UI's "Input" column): the records the same as through S3A's
    * classic stream, and every byte Seekwell gave the readers. The classic stream counts the bytes
    * of a vectored read in the threads that receive them, where Spark does not look: with Parquet's
-   * vectored reads, a full scan shows little more than its footers through it.
+   * vectored reads, a full scan shows little more than its footers through it. Where S3A has AAL's
+   * {@code analytics} stream (the default of hadoop-aws 3.4.3 and 3.5.0), a third copy is read
+   * through it: the same answers and records, its bytes reported as it counts them.
    */
   @Test
   void sparkReportsTheInputSeekwellGaveItsReaders() throws Exception {
@@ -173,10 +179,21 @@ class S3aOnSparkTest {
     spark.sql(ROWS).repartition(3).write().orc(orc);
     TestStore.bucket(CLASSIC_BUCKET);
     TestStore.copy(bucket, "tables/", CLASSIC_BUCKET);
+    if (s3aHasCustomStreams()) {
+      TestStore.bucket(ANALYTICS_BUCKET);
+      TestStore.copy(bucket, "tables/", ANALYTICS_BUCKET);
+    }
     for (String path : List.of(parquet, orc)) {
       String format = path.equals(parquet) ? "parquet" : "orc";
       spark.read().format(format).load(path).createOrReplaceTempView("ours");
       spark.read().format(format).load(classic(path)).createOrReplaceTempView("theirs");
+      if (s3aHasCustomStreams()) {
+        spark
+            .read()
+            .format(format)
+            .load(path.replace(bucket, ANALYTICS_BUCKET))
+            .createOrReplaceTempView("analytics");
+      }
       for (String query :
           List.of(
               "SELECT count(*) FROM %s WHERE amount > 50 AND category = 'c3'",
@@ -189,6 +206,16 @@ class S3aOnSparkTest {
         for (int stage = 0; stage < ours.size(); stage++) {
           assertEquals(theirs.get(stage).records(), ours.get(stage).records(), what);
           assertTrue(ours.get(stage).bytes() >= theirs.get(stage).bytes(), what);
+        }
+        if (s3aHasCustomStreams()) {
+          String analytics = query.formatted("analytics");
+          assertEquals(answer(query.formatted("ours")), answer(analytics), analytics);
+          List<StageInputs.Input> aal = inputs.of(spark, analytics);
+          System.out.println("Input through the analytics stream: " + aal);
+          assertEquals(
+              ours.stream().map(StageInputs.Input::records).toList(),
+              aal.stream().map(StageInputs.Input::records).toList(),
+              format + ": " + analytics + ": " + aal);
         }
       }
       // A full scan reads about every byte of the files: not Parquet's page indexes, and ORC's

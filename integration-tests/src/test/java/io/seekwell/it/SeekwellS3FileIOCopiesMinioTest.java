@@ -16,6 +16,7 @@ import java.net.URI;
 import java.util.Map;
 import java.util.Random;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.IOUtil;
 import org.apache.iceberg.io.SeekableInputStream;
 import org.apache.iceberg.util.SerializableSupplier;
 import org.apache.iceberg.util.SerializationUtil;
@@ -101,10 +102,17 @@ class SeekwellS3FileIOCopiesMinioTest {
     SeekwellS3FileIO borrower = copyOf(original);
     assertArrayEquals(firstBytes, readWhole(lender, first));
     ClosingClient lent = (ClosingClient) lender.client();
+    // A stream of another copy is half way through the first file when the lender closes.
+    SeekableInputStream midway = borrower.newInputFile(first, SIZE).newStream();
+    byte[] halves = new byte[SIZE];
+    IOUtil.readFully(midway, halves, 0, SIZE / 2);
 
     lender.close();
     // The shared factory reads with the closed copy's client, still open for the others.
     assertFalse(lent.closed);
+    IOUtil.readFully(midway, halves, SIZE / 2, SIZE - SIZE / 2);
+    midway.close();
+    assertArrayEquals(firstBytes, halves);
     assertArrayEquals(secondBytes, readWhole(borrower, second));
     assertEquals(2, gets(borrower));
 
