@@ -1,0 +1,189 @@
+package io.seekwell.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.testing.S3Endpoint;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.util.VersionInfo;
+import org.apache.hadoop.util.VersionUtil;
+import org.apache.spark.ExecutorAllocationClient;
+import org.apache.spark.scheduler.ExecutorDecommissionInfo;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.scheduler.SparkListenerTaskStart;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An executor removed in the middle of a query that reads through Seekwell's S3A streams, as
+ * dynamic allocation scales an application down with decommissioning on: the executor finishes the
+ * task it runs, takes no more, and exits (closing its file systems, and with them its Seekwell
+ * factory); the other executor reads the rest. No task may fail, and the answer must be the one the
+ * rows were written from.
+ */
+class S3aScaleDownOnSparkClusterTest {
+
+  private static final int EXECUTORS = 2;
+  private static final int FILES = 16;
+  private static final String BUCKET = "spark-scale-down";
+  private static final String TABLE = "s3a://" + BUCKET + "/tables/ids";
+  private static final String STARTUP_LINE = "INFO S3SeekableInputStreamFactory: Seekwell ";
+
+  /**
+   * Rows that take a while to test (a hash of about 12 KB each), about one in 4,096 of them kept.
+   * No ordering: the query is one stage, so no executor holds shuffle output another one needs.
+   */
+  private static final String RARE =
+      "WHERE sha2(repeat(cast(id AS STRING), 2000), 256) LIKE '000%'";
+
+  private static SparkSession spark;
+
+  @BeforeAll
+  static void start() {
+    TestStore.bucket(BUCKET);
+    S3Endpoint endpoint = TestStore.endpoint();
+    SparkSession.Builder builder =
+        LocalCluster.builder("seekwell-scale-down", EXECUTORS)
+            // What dynamic allocation does to an idle executor: decommission it, gracefully.
+            .config("spark.decommission.enabled", "true")
+            // One file is one task: a file is never packed with another into a split.
+            .config("spark.sql.files.openCostInBytes", String.valueOf(1L << 30));
+    Map<String, String> s3a = new TreeMap<>();
+    s3a.put("fs.s3a.endpoint", endpoint.uri().toString());
+    s3a.put("fs.s3a.endpoint.region", "us-east-1");
+    s3a.put("fs.s3a.path.style.access", "true");
+    s3a.put("fs.s3a.connection.ssl.enabled", "false");
+    s3a.put("fs.s3a.access.key", endpoint.accessKey());
+    s3a.put("fs.s3a.secret.key", endpoint.secretKey());
+    s3a.put(
+        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    s3a.put("fs.s3a.input.stream.type", "custom");
+    s3a.put("fs.s3a.input.stream.custom.factory", "io.seekwell.hadoop.SeekwellStreamFactory");
+    s3a.forEach((key, value) -> builder.config("spark.hadoop." + key, value));
+    spark = builder.getOrCreate();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (spark != null) {
+      spark.stop();
+    }
+  }
+
+  @Test
+  void anExecutorDecommissionedMidQueryFailsNoTaskAndTheAnswerIsWhole() throws Exception {
+    String rows = "SELECT id FROM range(0, 240000, 1, " + FILES + ")";
+    spark.sql(rows).write().parquet(TABLE);
+    List<String> expected = answer(rows + " " + RARE);
+    assertTrue(expected.size() > 10, "rows kept: " + expected);
+    spark.read().parquet(TABLE).createOrReplaceTempView("ids");
+
+    Tasks tasks = new Tasks();
+    spark.sparkContext().addSparkListener(tasks);
+    CompletableFuture<List<String>> query =
+        CompletableFuture.supplyAsync(() -> answer("SELECT id FROM ids " + RARE));
+    // Once both executors are reading, one of them is decommissioned.
+    assertTrue(tasks.bothStarted.await(2, TimeUnit.MINUTES), "tasks started: " + tasks.started);
+    String leaving = tasks.started.keySet().stream().sorted().findFirst().orElseThrow();
+    ExecutorAllocationClient allocation =
+        (ExecutorAllocationClient) spark.sparkContext().schedulerBackend();
+    assertTrue(
+        allocation.decommissionExecutor(
+            leaving,
+            new ExecutorDecommissionInfo("scaled down", scala.Option.empty()),
+            true,
+            false),
+        "Spark did not decommission executor " + leaving);
+    List<String> answer = query.get(5, TimeUnit.MINUTES);
+
+    assertEquals(expected, answer);
+    assertTrue(tasks.removed.await(2, TimeUnit.MINUTES), "executor " + leaving + " did not exit");
+    assertEquals(
+        Set.of(leaving), tasks.removedExecutors.keySet(), tasks.removedExecutors::toString);
+    System.out.println(
+        "Tasks started by executor: "
+            + tasks.started
+            + "; after executor "
+            + leaving
+            + " left: "
+            + tasks.startedAfterRemoval
+            + "; rows kept: "
+            + answer.size());
+    // It left in the middle of the query: the other executor started tasks after it had gone.
+    assertTrue(tasks.startedAfterRemoval.get() > 0, "tasks started: " + tasks.started);
+    assertEquals(List.of(), tasks.failures, "tasks failed");
+    // Both executors read through Seekwell, the one that left among them.
+    Map<String, List<String>> logs = LocalCluster.executorLogs(spark);
+    long expectedLines = s3aHasCustomStreams() ? 1 : 0;
+    for (Map.Entry<String, List<String>> log : logs.entrySet()) {
+      List<String> lines = log.getValue();
+      assertEquals(
+          expectedLines,
+          lines.stream().filter(line -> line.startsWith(STARTUP_LINE)).count(),
+          "executor " + log.getKey() + ": " + lines);
+      assertEquals(
+          List.of(),
+          lines.stream()
+              .filter(line -> line.startsWith("ERROR") || line.startsWith("WARN"))
+              .toList(),
+          "executor " + log.getKey());
+    }
+  }
+
+  /** The tasks of the application as they start and end, and the executors that left it. */
+  private static final class Tasks extends SparkListener {
+    final Map<String, Integer> started = new ConcurrentHashMap<>();
+    final Map<String, String> removedExecutors = new ConcurrentHashMap<>();
+    final List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final CountDownLatch bothStarted = new CountDownLatch(1);
+    final CountDownLatch removed = new CountDownLatch(1);
+    final AtomicInteger startedAfterRemoval = new AtomicInteger();
+
+    @Override
+    public void onTaskStart(SparkListenerTaskStart start) {
+      started.merge(start.taskInfo().executorId(), 1, Integer::sum);
+      if (!removedExecutors.isEmpty()) {
+        startedAfterRemoval.incrementAndGet();
+      }
+      if (started.size() == EXECUTORS) {
+        bothStarted.countDown();
+      }
+    }
+
+    @Override
+    public void onTaskEnd(SparkListenerTaskEnd end) {
+      if (!end.taskInfo().successful()) {
+        failures.add(end.taskInfo().executorId() + ": " + end.reason());
+      }
+    }
+
+    @Override
+    public void onExecutorRemoved(SparkListenerExecutorRemoved executor) {
+      removedExecutors.put(executor.executorId(), executor.reason());
+      removed.countDown();
+    }
+  }
+
+  /** S3A has the custom input stream type from hadoop-aws 3.4.2 on; Spark 4.0 ships 3.4.1. */
+  private static boolean s3aHasCustomStreams() {
+    return VersionUtil.compareVersions(VersionInfo.getVersion(), "3.4.2") >= 0;
+  }
+
+  /** The rows {@code query} answers, as text, in order. */
+  private static List<String> answer(String query) {
+    return spark.sql(query).collectAsList().stream().map(Row::toString).sorted().toList();
+  }
+}
