@@ -24,7 +24,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * {@code --sample-seconds} it records the process's heap (after a full collection), direct and
  * mapped memory, resident set, threads, open files, the connections the proxy holds, the disk
  * tier's size and the bytes the core factory caches; after the first {@code --warmup-minutes} none
- * may grow ({@link SoakReport}). Ends with an error on any wrong byte, failed read or growth.
+ * may grow ({@link SoakReport}), while a new object is read once every second and never again. Ends
+ * with an error on any wrong byte, failed read or growth.
  */
 public final class SoakBenchmark {
 
@@ -54,6 +55,9 @@ public final class SoakBenchmark {
   private static final Path DISK = Path.of("benchmarks/target/soak-disk");
   private static final int VERSIONED_OBJECTS = 8;
   private static final int VERSIONED_LENGTH = 1 << 20;
+
+  /** New objects read once: small enough to be fetched whole, at open. */
+  private static final int FRESH_LENGTH = 256 << 10;
 
   private SoakBenchmark() {}
 
@@ -100,7 +104,13 @@ public final class SoakBenchmark {
         for (String name : PATHS) {
           paths.put(name, ColdRead.open(name, proxy.uri(), credentials, counter, seekwell));
         }
-        SoakRun soak = new SoakRun(paths, data, versioned, expected);
+        SoakRun soak =
+            new SoakRun(
+                paths,
+                data,
+                versioned,
+                new FreshObjects(admin, Dataset.BUCKET, "soak/fresh-", FRESH_LENGTH),
+                expected);
         List<SoakSample> samples =
             soak.run(proxy, counter, threads, minutes, sampleMillis, faultFraction);
         for (Map.Entry<String, ReadPath> path : paths.entrySet()) {

@@ -59,6 +59,9 @@ final class SoakReport {
     if (tally.overwrittenRight() == 0) {
       broken.add("no read of an overwritten object succeeded");
     }
+    if (tally.freshRead() == 0) {
+      broken.add("no new object was read");
+    }
     if (judged().size() < 3) {
       broken.add("fewer than 3 intervals after the warm-up: nothing to judge growth by");
     }
@@ -132,7 +135,10 @@ final class SoakReport {
                     + " overwritten. The workloads: Parquet projections and full scans"
                     + " (parquet-java, vectored reads), small Parquet files, a task group,"
                     + " sequential and random reads of the raw file, ORC, and four random ranges of"
-                    + " an overwritten object in one stream. Every read is checked: a workload"
+                    + " an overwritten object in one stream; and every second a new object of 256"
+                    + " KiB, read whole once (through Seekwell's factory and its S3A stream factory"
+                    + " in turn) and deleted, so that what a path keeps per object read would"
+                    + " grow. Every read is checked: a workload"
                     + " against the checksum of Iceberg's own S3FileIO reading the store directly,"
                     + " an overwritten object's ranges against the versions written, all four of"
                     + " one version.%n%n",
@@ -201,12 +207,14 @@ final class SoakReport {
                 Locale.ROOT,
                 " %d reads checked, %d wrong, %d failed; %d reads of overwritten objects right,"
                     + " %d streams failed with ObjectChangedException as their object changed"
-                    + " under them (as documented: a stream never mixes versions).%n%n",
+                    + " under them (as documented: a stream never mixes versions); %d new objects"
+                    + " read once.%n%n",
                 tally.reads(),
                 tally.wrong(),
                 tally.failed(),
                 tally.overwrittenRight(),
-                tally.changed()));
+                tally.changed(),
+                tally.freshRead()));
     growth().values().forEach(verdict -> out.append("- ").append(verdict).append('\n'));
     if (!failures.isEmpty()) {
       out.append("\nWrong and failed reads (the first 50):\n\n");

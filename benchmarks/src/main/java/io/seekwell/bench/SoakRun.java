@@ -21,8 +21,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One soak: its workers, the faults and overwrites it makes, and its sampling. Workers pick a path
- * and a task at random until the end; every read is checked. Thread-safe as its counters are; the
- * thread that calls {@link #run} makes the faults and the samples.
+ * and a task at random until the end; every read is checked. One more thread writes a new object
+ * every second, reads it whole once through the paths that declare nothing immutable (in turn) and
+ * deletes it ({@link FreshObjects}): no object is ever read twice, so what grows per object read
+ * shows. Thread-safe as its counters are; the thread that calls {@link #run} makes the faults and
+ * the samples.
  */
 final class SoakRun {
 
@@ -51,17 +54,20 @@ final class SoakRun {
           Metric.DISK_SHARED_HITS);
 
   /** What the workers did, counted after they all ended. */
-  record Tally(long reads, long wrong, long failed, long changed, long overwrittenRight) {}
+  record Tally(
+      long reads, long wrong, long failed, long changed, long overwrittenRight, long freshRead) {}
 
   private final Map<String, ReadPath> paths;
   private final Dataset data;
   private final VersionedObjects versioned;
+  private final FreshObjects fresh;
   private final Map<Workload, Long> expected;
   private final AtomicLong reads = new AtomicLong();
   private final AtomicLong wrong = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong changed = new AtomicLong();
   private final AtomicLong overwrittenRight = new AtomicLong();
+  private final AtomicLong freshRead = new AtomicLong();
   private final List<String> failures = new CopyOnWriteArrayList<>();
   private final Map<String, Long> tasksRun = new ConcurrentHashMap<>();
   private volatile boolean stop;
@@ -70,10 +76,12 @@ final class SoakRun {
       Map<String, ReadPath> paths,
       Dataset data,
       VersionedObjects versioned,
+      FreshObjects fresh,
       Map<Workload, Long> expected) {
     this.paths = paths;
     this.data = data;
     this.versioned = versioned;
+    this.fresh = fresh;
     this.expected = expected;
   }
 
@@ -83,7 +91,13 @@ final class SoakRun {
   }
 
   Tally tally() {
-    return new Tally(reads.get(), wrong.get(), failed.get(), changed.get(), overwrittenRight.get());
+    return new Tally(
+        reads.get(),
+        wrong.get(),
+        failed.get(),
+        changed.get(),
+        overwrittenRight.get(),
+        freshRead.get());
   }
 
   /**
@@ -106,6 +120,9 @@ final class SoakRun {
       worker.setDaemon(true);
       workers.add(worker);
     }
+    Thread freshReader = new Thread(this::readFreshObjects, "soak-fresh-objects");
+    freshReader.setDaemon(true);
+    workers.add(freshReader);
     long start = System.nanoTime();
     long end = start + (long) (minutes * 60e9);
     List<SoakSample> samples = new ArrayList<>();
@@ -133,7 +150,8 @@ final class SoakRun {
       awaitWorkers(workers);
     }
     samples.add(sample(proxy, counter, start));
-    System.out.println("... tasks run: " + tasksRun);
+    System.out.println(
+        "... tasks run: " + tasksRun + "; new objects read once: " + fresh.written());
     return samples;
   }
 
@@ -228,6 +246,54 @@ final class SoakRun {
           failed(task + " on " + path + " failed: " + Store.rootMessage(e, 300));
           e.printStackTrace(System.out);
         }
+      }
+    }
+  }
+
+  /**
+   * Every second until the end: a new object, read whole once through the next of the paths that
+   * declare nothing immutable (the Iceberg path's disk tier would keep every one, to its size
+   * limit), then deleted.
+   */
+  private void readFreshObjects() {
+    List<String> names =
+        paths.keySet().stream().filter(name -> !name.equals("seekwell-iceberg")).toList();
+    while (!stop) {
+      long next = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+      long object = fresh.writeNext();
+      String path = names.get((int) (object % names.size()));
+      tasksRun.merge(path + " fresh", 1L, Long::sum);
+      try {
+        byte[] bytes = new byte[fresh.length()];
+        try (ReadPath.PositionalReader reader =
+            paths.get(path).open(fresh.key(object), fresh.length())) {
+          for (int done = 0; done < bytes.length; ) {
+            int n = reader.read(bytes, done, bytes.length - done);
+            if (n < 0) {
+              throw new EOFException(fresh.key(object) + " ended at " + done);
+            }
+            done += n;
+          }
+        }
+        reads.incrementAndGet();
+        freshRead.incrementAndGet();
+        if (!Arrays.equals(fresh.content(object), bytes)) {
+          wrong.incrementAndGet();
+          describe("wrong bytes: new object " + fresh.key(object) + " on " + path);
+        }
+        fresh.delete(object);
+        TimeUnit.NANOSECONDS.sleep(Math.max(0, next - System.nanoTime()));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (Throwable e) {
+        failed(
+            "new object "
+                + fresh.key(object)
+                + " on "
+                + path
+                + " failed: "
+                + Store.rootMessage(e, 300));
       }
     }
   }
