@@ -219,12 +219,15 @@ class S3aOnSparkTest {
         }
       }
       // A full scan reads about every byte of the files: not Parquet's page indexes, and ORC's
-      // tails twice (its reader reads them before it reads the stripes).
-      long fileBytes = dataBytes(path, format);
-      long fullScan = inputs.of(spark, FULL_SCAN.formatted("ours")).get(0).bytes();
-      assertTrue(
-          fullScan <= fileBytes * 1.02 && fullScan >= fileBytes * 0.98,
-          format + ": " + fullScan + " bytes read of " + fileBytes + " in the files");
+      // tails twice (its reader reads them before it reads the stripes). Before Hadoop 3.4.2 both
+      // copies are read through the classic stream, whose figures are not these.
+      if (s3aHasCustomStreams()) {
+        long fileBytes = dataBytes(path, format);
+        long fullScan = inputs.of(spark, FULL_SCAN.formatted("ours")).get(0).bytes();
+        assertTrue(
+            fullScan <= fileBytes * 1.02 && fullScan >= fileBytes * 0.98,
+            format + ": " + fullScan + " bytes read of " + fileBytes + " in the files");
+      }
     }
   }
 

@@ -19,6 +19,8 @@ import org.apache.spark.ExecutorAllocationClient;
 import org.apache.spark.scheduler.ExecutorDecommissionInfo;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
+import org.apache.spark.scheduler.SparkListenerJobEnd;
+import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.SparkListenerTaskStart;
 import org.apache.spark.sql.Row;
@@ -108,6 +110,11 @@ class S3aScaleDownOnSparkClusterTest {
             false),
         "Spark did not decommission executor " + leaving);
     List<String> answer = query.get(5, TimeUnit.MINUTES);
+    // Spark's listener bus is asynchronous: a job run after the query ends after its events.
+    spark.sparkContext().setJobGroup(Tasks.MARKER, "after the query's events", false);
+    spark.range(1).collectAsList();
+    spark.sparkContext().clearJobGroup();
+    assertTrue(tasks.markerEnded.await(1, TimeUnit.MINUTES), "no end of the marker job");
 
     assertEquals(expected, answer);
     assertTrue(tasks.removed.await(2, TimeUnit.MINUTES), "executor " + leaving + " did not exit");
@@ -145,6 +152,9 @@ class S3aScaleDownOnSparkClusterTest {
 
   /** The tasks of the application as they start and end, and the executors that left it. */
   private static final class Tasks extends SparkListener {
+    static final String MARKER = "scale-down-marker";
+    final CountDownLatch markerEnded = new CountDownLatch(1);
+    private final Set<Integer> markerJobs = ConcurrentHashMap.newKeySet();
     final Map<String, Integer> started = new ConcurrentHashMap<>();
     final Map<String, String> removedExecutors = new ConcurrentHashMap<>();
     final List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -171,6 +181,21 @@ class S3aScaleDownOnSparkClusterTest {
     }
 
     @Override
+    public void onJobStart(SparkListenerJobStart start) {
+      if (start.properties() != null
+          && MARKER.equals(start.properties().getProperty("spark.jobGroup.id"))) {
+        markerJobs.add(start.jobId());
+      }
+    }
+
+    @Override
+    public void onJobEnd(SparkListenerJobEnd end) {
+      if (markerJobs.contains(end.jobId())) {
+        markerEnded.countDown();
+      }
+    }
+
+    @Override
     public void onExecutorRemoved(SparkListenerExecutorRemoved executor) {
       removedExecutors.put(executor.executorId(), executor.reason());
       removed.countDown();
@@ -182,7 +207,7 @@ class S3aScaleDownOnSparkClusterTest {
     return VersionUtil.compareVersions(VersionInfo.getVersion(), "3.4.2") >= 0;
   }
 
-  /** The rows {@code query} answers, as text, in order. */
+  /** The rows {@code query} answers, as text, sorted. */
   private static List<String> answer(String query) {
     return spark.sql(query).collectAsList().stream().map(Row::toString).sorted().toList();
   }

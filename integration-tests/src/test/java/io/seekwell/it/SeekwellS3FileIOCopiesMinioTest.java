@@ -46,11 +46,16 @@ class SeekwellS3FileIOCopiesMinioTest {
 
   private static final int SIZE = 300_000;
 
+  /** Longer than a small object: read in several GETs as the stream goes. */
+  private static final int LARGE_SIZE = 24 << 20;
+
   private Map<String, String> properties;
   private String first;
   private String second;
   private byte[] firstBytes;
   private byte[] secondBytes;
+  private String large;
+  private byte[] largeBytes;
 
   @BeforeEach
   void put(S3TestBucket bucket) {
@@ -64,6 +69,10 @@ class SeekwellS3FileIOCopiesMinioTest {
     bucket.put("copies/second.bin", secondBytes);
     first = "s3://" + bucket.name() + "/copies/first.bin";
     second = "s3://" + bucket.name() + "/copies/second.bin";
+    largeBytes = new byte[LARGE_SIZE];
+    random.nextBytes(largeBytes);
+    bucket.put("copies/large.bin", largeBytes);
+    large = "s3://" + bucket.name() + "/copies/large.bin";
   }
 
   @Test
@@ -102,19 +111,23 @@ class SeekwellS3FileIOCopiesMinioTest {
     SeekwellS3FileIO borrower = copyOf(original);
     assertArrayEquals(firstBytes, readWhole(lender, first));
     ClosingClient lent = (ClosingClient) lender.client();
-    // A stream of another copy is half way through the first file when the lender closes.
-    SeekableInputStream midway = borrower.newInputFile(first, SIZE).newStream();
-    byte[] halves = new byte[SIZE];
-    IOUtil.readFully(midway, halves, 0, SIZE / 2);
+    // A stream of another copy is at the first MiB of a large file when the lender closes.
+    byte[] halves = new byte[LARGE_SIZE];
+    long getsBeforeTheClose;
+    try (SeekableInputStream midway = borrower.newInputFile(large, LARGE_SIZE).newStream()) {
+      IOUtil.readFully(midway, halves, 0, 1 << 20);
+      getsBeforeTheClose = gets(borrower);
 
-    lender.close();
-    // The shared factory reads with the closed copy's client, still open for the others.
-    assertFalse(lent.closed);
-    IOUtil.readFully(midway, halves, SIZE / 2, SIZE - SIZE / 2);
-    midway.close();
-    assertArrayEquals(firstBytes, halves);
+      lender.close();
+      // The shared factory reads with the closed copy's client, still open for the others.
+      assertFalse(lent.closed);
+      IOUtil.readFully(midway, halves, 1 << 20, LARGE_SIZE - (1 << 20));
+    }
+    assertArrayEquals(largeBytes, halves);
+    assertTrue(gets(borrower) > getsBeforeTheClose, "the rest was read after the close");
+    long getsBeforeSecond = gets(borrower);
     assertArrayEquals(secondBytes, readWhole(borrower, second));
-    assertEquals(2, gets(borrower));
+    assertEquals(getsBeforeSecond + 1, gets(borrower));
 
     borrower.close();
     assertFalse(lent.closed);

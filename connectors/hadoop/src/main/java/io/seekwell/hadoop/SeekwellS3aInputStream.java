@@ -179,8 +179,8 @@ final class SeekwellS3aInputStream extends ObjectInputStream implements CanUnbuf
 
   /**
    * Counts {@code bytes} given to the caller in the stream's statistics and, in the caller's
-   * thread, in the file system's (as S3A's own streams do): engines report a task's input from the
-   * file system statistics of its thread (Spark's "Input" column).
+   * thread, in the file system's (as S3A's classic stream does): engines report a task's input from
+   * the file system statistics of its thread (Spark's "Input" column).
    */
   private void bytesRead(long bytes) {
     statistics.bytesRead(bytes);
@@ -198,8 +198,9 @@ final class SeekwellS3aInputStream extends ObjectInputStream implements CanUnbuf
   /**
    * Reads every range with Seekwell's coalesced vectored read: all GETs are sent at once and each
    * range's future completes as its bytes arrive; {@code release} gets back buffers of failed
-   * ranges. The ranges' bytes are counted in the file system's statistics in the calling thread,
-   * where the engine looks for its task's input, not in the threads that complete them.
+   * ranges. The ranges' bytes are counted in the file system's statistics in the calling thread
+   * when it asks for them (a range that then fails stays counted there), where the engine looks for
+   * its task's input, not in the threads that complete them.
    *
    * @throws EOFException if a range reaches past the end of the file
    * @throws IllegalArgumentException if ranges overlap or are invalid

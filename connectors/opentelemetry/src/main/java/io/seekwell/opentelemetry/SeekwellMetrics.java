@@ -33,14 +33,20 @@ public final class SeekwellMetrics {
 
   private SeekwellMetrics() {}
 
-  /** Publishes the counters through {@link GlobalOpenTelemetry} (see {@link #publish}). */
+  /**
+   * Publishes the counters through {@link GlobalOpenTelemetry} (see {@link #publish}). Call it once
+   * the application has set its global OpenTelemetry: before that, {@code
+   * GlobalOpenTelemetry.get()} settles on the no-op one for good, and a later {@code
+   * GlobalOpenTelemetry.set} fails.
+   */
   public static BatchCallback publishGlobal() {
     return publish(GlobalOpenTelemetry.get());
   }
 
   /**
    * Publishes the JVM's Seekwell counters through {@code openTelemetry}'s meter {@link #SCOPE},
-   * until the returned callback is closed. Each call registers them once more.
+   * until the returned callback is closed. Call it once per OpenTelemetry instance: each call
+   * registers them once more, and two would record every counter twice.
    */
   public static BatchCallback publish(OpenTelemetry openTelemetry) {
     Meter meter = openTelemetry.getMeter(SCOPE);

@@ -33,16 +33,19 @@ class SeekwellS3aClosingMinioTest {
   void closingOneFileSystemWhileItReadsFailsNoReadOfAnother() throws Exception {
     Path path = new Path("s3a://" + SeekwellS3aSetup.BUCKET + "/closing/data.bin");
     Configuration conf = SeekwellS3aSetup.configure(new Configuration());
-    // Read-ahead from the first read on: each stream has GETs in flight when the first closes.
+    // Read-ahead from the first read on, in GETs of 1 MiB: each stream is still fetching when the
+    // first file system closes.
     conf.set("fs.s3a.experimental.input.fadvise", "sequential");
+    conf.set("fs.s3a.seekwell.physicalio.target.request.size", "1MB");
+    conf.set("fs.s3a.seekwell.physicalio.max.request.size", "1MB");
     Set<Thread> before = Set.copyOf(Thread.getAllStackTraces().keySet());
     FileSystem closing = FileSystem.newInstance(path.toUri(), conf);
     FileSystem staying = FileSystem.newInstance(path.toUri(), conf);
     try (FSDataOutputStream out = closing.create(path, true)) {
       out.write(CONTENT);
     }
-    FSDataInputStream closed = closing.open(path);
-    try (FSDataInputStream reading = staying.open(path)) {
+    try (FSDataInputStream closed = closing.open(path);
+        FSDataInputStream reading = staying.open(path)) {
       byte[] head = new byte[HEAD];
       closed.readFully(head);
       reading.readFully(head);
@@ -54,8 +57,8 @@ class SeekwellS3aClosingMinioTest {
       assertArrayEquals(Arrays.copyOfRange(CONTENT, HEAD, CONTENT.length), rest);
       IOException failure = assertThrows(IOException.class, () -> closed.readFully(rest));
       assertTrue(String.valueOf(failure.getMessage()).contains("closed"), failure::toString);
-      closed.close();
     } finally {
+      closing.close();
       staying.close();
     }
     assertEquals(List.of(), threadsLeft(before));
