@@ -20,16 +20,16 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>Arguments: {@code --endpoint URI} (the store), {@code --toxiproxy-server PATH} (Toxiproxy's
  * binary: reads then go through the {@code s3} latency profile of a proxy started afresh before
  * every iteration), {@code --access-key}, {@code --secret-key}, {@code --scale full|quick}, {@code
- * --iterations N}, {@code --paths seekwell,aal,iceberg-default,s3a-classic}, {@code --workloads
- * W1,W5,...}, {@code --warmup N} (unmeasured iterations per path and workload first; default 1, and
- * 3 for the loopback profile, which measures CPU per byte: a JVM still compiling the SDK's and the
- * streams' code would measure its compiler), {@code --profile NAME}, {@code --report FILE}, {@code
- * --data DIR}, {@code --seekwell key=value,…}, {@code --skip WORKLOAD:PATH,…} and {@code
- * --skip-reason TEXT}, {@code --smoke true}. Behind the proxy, W9 is also measured on each Seekwell
- * path through the same proxy without its latency and bandwidth limit ({@code PATH@no-latency}),
- * for its target, and against the store directly ({@code PATH@direct}). A Seekwell path named with
- * {@code @disk} ({@code --paths seekwell-iceberg,seekwell-iceberg@disk}) is measured with its disk
- * tier on and cold.
+ * --iterations N}, {@code --paths seekwell,aal,iceberg-default,s3a-classic,s3a-analytics}, {@code
+ * --workloads W1,W5,...}, {@code --warmup N} (unmeasured iterations per path and workload first;
+ * default 1, and 3 for the loopback profile, which measures CPU per byte: a JVM still compiling the
+ * SDK's and the streams' code would measure its compiler), {@code --profile NAME}, {@code --report
+ * FILE}, {@code --data DIR}, {@code --seekwell key=value,…}, {@code --skip WORKLOAD:PATH,…} and
+ * {@code --skip-reason TEXT}, {@code --smoke true}. Behind the proxy, W9 is also measured on each
+ * Seekwell path through the same proxy without its latency and bandwidth limit ({@code
+ * PATH@no-latency}), for its target, and against the store directly ({@code PATH@direct}). A
+ * Seekwell path named with {@code @disk} ({@code --paths seekwell-iceberg,seekwell-iceberg@disk})
+ * is measured with its disk tier on and cold.
  */
 public final class Benchmark {
 
@@ -79,7 +79,9 @@ public final class Benchmark {
     int iterations = options.integer("iterations", 5);
     int warmups = warmups(options);
     List<String> paths =
-        options.list("paths", "seekwell,aal,iceberg-default,s3a-classic," + ColdRead.ORC_TUNED);
+        options.list(
+            "paths",
+            "seekwell,aal,iceberg-default,s3a-classic,s3a-analytics," + ColdRead.ORC_TUNED);
     List<Workload> workloads =
         options.list(
             "workloads",

@@ -125,10 +125,11 @@ final class ColdRead {
   /**
    * A fresh read path whose clients {@code counter} counts; closing it closes them: {@code
    * seekwell}, the same over the CRT client, {@code seekwell-crt}, {@code aal}, {@code
-   * iceberg-default}, {@code s3a-classic}, and Seekwell through its connectors, {@code
-   * seekwell-iceberg} and {@code seekwell-s3a}. The {@code seekwell} settings (Seekwell's
-   * configuration keys) apply to all three Seekwell paths, given as each stack gives them: as they
-   * are, as {@code seekwell.*} FileIO properties, as {@code fs.s3a.seekwell.*}.
+   * iceberg-default}, {@code s3a-classic}, {@code s3a-analytics} (hadoop-aws 3.5.0's default
+   * stream), and Seekwell through its connectors, {@code seekwell-iceberg} and {@code
+   * seekwell-s3a}. The {@code seekwell} settings (Seekwell's configuration keys) apply to all three
+   * Seekwell paths, given as each stack gives them: as they are, as {@code seekwell.*} FileIO
+   * properties, as {@code fs.s3a.seekwell.*}.
    */
   static ReadPath open(
       String name,
@@ -158,17 +159,21 @@ final class ColdRead {
           new IcebergPath(
               Clients.sync(endpoint, credentials, counter), Dataset.BUCKET, Optional.of(seekwell));
       case "s3a-classic" ->
-          new S3aPath(endpoint, credentials, counter, Dataset.BUCKET, Optional.empty(), 0);
+          new S3aPath(endpoint, credentials, counter, Dataset.BUCKET, S3aPath.Stream.classic(), 0);
+      case "s3a-analytics" ->
+          new S3aPath(
+              endpoint, credentials, counter, Dataset.BUCKET, S3aPath.Stream.analytics(), 0);
       case ORC_TUNED ->
           new S3aPath(
               endpoint,
               credentials,
               counter,
               Dataset.BUCKET,
-              Optional.empty(),
+              S3aPath.Stream.classic(),
               OrcTable.TUNED_SEEK_SIZE);
       case "seekwell-s3a" ->
-          new S3aPath(endpoint, credentials, counter, Dataset.BUCKET, Optional.of(seekwell), 0);
+          new S3aPath(
+              endpoint, credentials, counter, Dataset.BUCKET, S3aPath.Stream.seekwell(seekwell), 0);
       default -> throw new IllegalArgumentException("Unknown read path: " + name);
     };
   }

@@ -29,11 +29,11 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>Arguments as {@link Benchmark}'s, plus {@code --faults stall,cut-fin,cut-rst,slow-first-byte},
  * {@code --fractions 0.02,0.25}, {@code --deadline SECONDS} (per iteration, default 90), {@code
  * --seekwell key=value,…} (Seekwell settings of its paths, as {@link Benchmark} takes them). Paths
- * default to all six: {@code seekwell,aal,iceberg-default,s3a-classic,seekwell-iceberg,
- * seekwell-s3a}; workloads to W1, W6, the task group W9 and the parallel projections W13. The
- * tables replace the section between the fault markers of the report (docs/benchmarks.md by
- * default), so the main benchmark's tables stay. Ends with an error if a Seekwell path ever
- * returned a wrong result.
+ * default to all seven: {@code seekwell,aal,iceberg-default,s3a-classic,s3a-analytics,
+ * seekwell-iceberg,seekwell-s3a}; workloads to W1, W6, the task group W9 and the parallel
+ * projections W13. The tables replace the section between the fault markers of the report
+ * (docs/benchmarks.md by default), so the main benchmark's tables stay. Ends with an error if a
+ * Seekwell path ever returned a wrong result.
  */
 public final class FaultBenchmark {
 
@@ -119,7 +119,8 @@ public final class FaultBenchmark {
     long deadlineSeconds = options.longInteger("deadline", 90);
     List<String> paths =
         options.list(
-            "paths", "seekwell,aal,iceberg-default,s3a-classic,seekwell-iceberg,seekwell-s3a");
+            "paths",
+            "seekwell,aal,iceberg-default,s3a-classic,s3a-analytics,seekwell-iceberg,seekwell-s3a");
     List<Workload> workloads =
         options.list("workloads", "W1,W6,W9,W13", "a workload", Workload::valueOf);
     List<Condition> conditions = conditions(options);

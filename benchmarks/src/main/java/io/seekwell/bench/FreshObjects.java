@@ -16,7 +16,6 @@ final class FreshObjects {
   private final String bucket;
   private final String prefix;
   private final int length;
-  private long written;
 
   FreshObjects(S3Client admin, String bucket, String prefix, int length) {
     this.admin = admin;
@@ -29,12 +28,10 @@ final class FreshObjects {
     return length;
   }
 
-  /** Writes the next object; returns its number. */
-  long writeNext() {
-    long object = written++;
+  /** Writes object {@code object}. */
+  void write(long object) {
     admin.putObject(
         request -> request.bucket(bucket).key(key(object)), RequestBody.fromBytes(content(object)));
-    return object;
   }
 
   String key(long object) {
@@ -48,13 +45,8 @@ final class FreshObjects {
     return content;
   }
 
-  /** Deletes {@code object}, read and never to be read again. */
+  /** Deletes {@code object}, read and never to be read again (or never written). */
   void delete(long object) {
     admin.deleteObject(request -> request.bucket(bucket).key(key(object)));
-  }
-
-  /** How many were written. */
-  long written() {
-    return written;
   }
 }

@@ -13,9 +13,9 @@ import org.apache.parquet.io.SeekableInputStream;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * Iceberg 1.11's {@link S3FileIO} on a counted sync client: its own stream with its defaults, or,
- * with {@code seekwell} settings, Seekwell's {@link SeekwellS3FileIO} (Seekwell's streams,
- * Iceberg's client) given them as {@code seekwell.*} properties.
+ * Iceberg's {@link S3FileIO} (1.12.0 in the benchmarks) on a counted sync client: its own stream
+ * with its defaults, or, with {@code seekwell} settings, Seekwell's {@link SeekwellS3FileIO}
+ * (Seekwell's streams, Iceberg's client) given them as {@code seekwell.*} properties.
  */
 final class IcebergPath implements ReadPath {
 

@@ -40,7 +40,9 @@ final class PlanningReport {
                       : "on the store directly",
                   Runtime.getRuntime().availableProcessors()))
           .append(
-              "- `iceberg-s3fileio`: Iceberg 1.11's `S3FileIO`; `iceberg-manifest-cache`: the"
+              "- `iceberg-s3fileio`: Iceberg "
+                  + PeerVersions.iceberg()
+                  + "'s `S3FileIO`; `iceberg-manifest-cache`: the"
                   + " same with `io.manifest.cache-enabled=true` (empty in a new JVM); `aal`: the"
                   + " same with `s3.analytics-accelerator.enabled=true` (AAL 1.3.1).\n")
           .append(
@@ -62,7 +64,7 @@ final class PlanningReport {
       out.append(
           String.format(
               Locale.ROOT,
-              "%nOn its worker pool, Iceberg 1.11 plans through `ParallelIterable`, which starts"
+              "%nOn its worker pool, Iceberg plans through `ParallelIterable`, which starts"
                   + " new manifest reads only when its consumer finds the queue empty, then"
                   + " sleeps 10 ms: at most %d (twice the pool) per 10 ms. With one entry per"
                   + " manifest, planning these %d manifests takes at least %.1f s whatever the"

@@ -59,8 +59,8 @@ final class Report {
                 + " benchmark JVM's threads from opening the path's clients to closing them (the"
                 + " store and the proxy run in processes of their own), and each Seekwell path's is"
                 + " also given over the lowest of the peers' it replaces in its stack (seekwell: aal;"
-                + " seekwell-iceberg: iceberg-default; seekwell-s3a: s3a-classic and"
-                + " s3a-classic-orc-tuned) in the same workload.\n\n",
+                + " seekwell-iceberg: iceberg-default; seekwell-s3a: s3a-analytics, s3a-classic"
+                + " and s3a-classic-orc-tuned) in the same workload.\n\n",
             LocalDate.now(),
             Runtime.getRuntime().availableProcessors(),
             Runtime.getRuntime().maxMemory() >> 20,
@@ -116,14 +116,15 @@ final class Report {
 
   /**
    * The peers each Seekwell path replaces in its own stack: the library it follows (AAL), Iceberg's
-   * {@code S3FileIO}, and S3A's classic stream (with and without ORC's merging of nearby reads).
+   * {@code S3FileIO}, and S3A's analytics stream (hadoop-aws 3.5.0's default) and classic stream
+   * (with and without ORC's merging of nearby reads).
    */
   static final Map<String, List<String>> STACK_PEERS =
       Map.of(
           "seekwell", List.of("aal"),
           "seekwell-crt", List.of("aal"),
           "seekwell-iceberg", List.of("iceberg-default"),
-          "seekwell-s3a", List.of("s3a-classic", ColdRead.ORC_TUNED));
+          "seekwell-s3a", List.of("s3a-analytics", "s3a-classic", ColdRead.ORC_TUNED));
 
   /**
    * The lowest median client CPU of the peers of {@code path}'s stack in one workload, or null if
@@ -159,7 +160,7 @@ final class Report {
 
   /** Each Seekwell connector path with the stack it plugs into, and that stack's default stream. */
   static final Map<String, String> STACK_DEFAULTS =
-      Map.of("seekwell-iceberg", "iceberg-default", "seekwell-s3a", "s3a-classic");
+      Map.of("seekwell-iceberg", "iceberg-default", "seekwell-s3a", "s3a-analytics");
 
   /**
    * A table of the workloads where a connector path and its stack's default stream both ran: their

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -18,11 +17,11 @@ import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
 /**
- * Hadoop S3A 3.4.3's classic input stream with its defaults, or, with {@code seekwell} settings,
- * Seekwell's S3A stream factory (Seekwell's streams, S3A's client) given them as {@code
- * fs.s3a.seekwell.*}; Parquet files are opened the way parquet-hadoop opens them (its {@link
- * HadoopInputFile}, with the file status, so no HEAD); ORC files are read by ORC's reader through
- * this file system.
+ * Hadoop S3A (hadoop-aws 3.5.0) with one of its input streams ({@link Stream}): the classic one,
+ * AAL's analytics stream (3.5.0's default) with its defaults, or Seekwell's S3A stream factory
+ * (Seekwell's streams, S3A's client) given Seekwell's settings as {@code fs.s3a.seekwell.*};
+ * Parquet files are opened the way parquet-hadoop opens them (its {@link HadoopInputFile}, with the
+ * file status, so no HEAD); ORC files are read by ORC's reader through this file system.
  */
 final class S3aPath implements ReadPath {
 
@@ -32,16 +31,35 @@ final class S3aPath implements ReadPath {
   private final String counterId;
   private final Configuration orcConf = new Configuration(false);
 
+  /** Which of S3A's input streams a path reads through. */
+  record Stream(String type, Map<String, String> seekwell) {
+
+    /** S3A's classic stream. */
+    static Stream classic() {
+      return new Stream("classic", Map.of());
+    }
+
+    /** AAL's analytics stream, S3A's default from hadoop-aws 3.4.3 on. */
+    static Stream analytics() {
+      return new Stream("analytics", Map.of());
+    }
+
+    /** Seekwell's S3A stream factory, given {@code settings}. */
+    static Stream seekwell(Map<String, String> settings) {
+      return new Stream("custom", settings);
+    }
+  }
+
   /**
-   * S3A with Seekwell's streams given {@code seekwell} settings, or with its classic stream; ORC's
-   * reader over it merges reads less than {@code orcMinSeekSize} apart (ORC's default is 0).
+   * S3A reading through {@code stream}; ORC's reader over it merges reads less than {@code
+   * orcMinSeekSize} apart (ORC's default is 0).
    */
   S3aPath(
       URI endpoint,
       StaticCredentialsProvider credentials,
       RequestCounter counter,
       String bucket,
-      Optional<Map<String, String>> seekwell,
+      Stream stream,
       int orcMinSeekSize)
       throws IOException {
     this.bucket = bucket;
@@ -56,12 +74,10 @@ final class S3aPath implements ReadPath {
     conf.set("fs.s3a.access.key", keys.accessKeyId());
     conf.set("fs.s3a.secret.key", keys.secretAccessKey());
     conf.set("fs.s3a.aws.credentials.provider", SIMPLE_CREDENTIALS);
-    if (seekwell.isPresent()) {
-      conf.set("fs.s3a.input.stream.type", "custom");
+    conf.set("fs.s3a.input.stream.type", stream.type());
+    if (stream.type().equals("custom")) {
       conf.set("fs.s3a.input.stream.custom.factory", SeekwellStreamFactory.class.getName());
-      seekwell.get().forEach((k, v) -> conf.set(SeekwellStreamFactory.SETTINGS_PREFIX + k, v));
-    } else {
-      conf.set("fs.s3a.input.stream.type", "classic");
+      stream.seekwell().forEach((k, v) -> conf.set(SeekwellStreamFactory.SETTINGS_PREFIX + k, v));
     }
     conf.set("fs.s3a.audit.execution.interceptors", S3aRequestCounter.class.getName());
     conf.set(S3aRequestCounter.ID_KEY, counterId);

@@ -151,7 +151,7 @@ final class SoakRun {
     }
     samples.add(sample(proxy, counter, start));
     System.out.println(
-        "... tasks run: " + tasksRun + "; new objects read once: " + fresh.written());
+        "... tasks run: " + tasksRun + "; new objects read once: " + freshRead.get());
     return samples;
   }
 
@@ -258,12 +258,12 @@ final class SoakRun {
   private void readFreshObjects() {
     List<String> names =
         paths.keySet().stream().filter(name -> !name.equals("seekwell-iceberg")).toList();
-    while (!stop) {
+    for (long object = 0; !stop; object++) {
       long next = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-      long object = fresh.writeNext();
       String path = names.get((int) (object % names.size()));
       tasksRun.merge(path + " fresh", 1L, Long::sum);
       try {
+        fresh.write(object);
         byte[] bytes = new byte[fresh.length()];
         try (ReadPath.PositionalReader reader =
             paths.get(path).open(fresh.key(object), fresh.length())) {
@@ -281,11 +281,6 @@ final class SoakRun {
           wrong.incrementAndGet();
           describe("wrong bytes: new object " + fresh.key(object) + " on " + path);
         }
-        fresh.delete(object);
-        TimeUnit.NANOSECONDS.sleep(Math.max(0, next - System.nanoTime()));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
       } catch (Throwable e) {
         failed(
             "new object "
@@ -294,6 +289,18 @@ final class SoakRun {
                 + path
                 + " failed: "
                 + Store.rootMessage(e, 300));
+      } finally {
+        try {
+          fresh.delete(object);
+        } catch (RuntimeException e) {
+          failed("new object " + fresh.key(object) + " not deleted: " + Store.rootMessage(e, 300));
+        }
+      }
+      try {
+        TimeUnit.NANOSECONDS.sleep(Math.max(0, next - System.nanoTime()));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
       }
     }
   }
