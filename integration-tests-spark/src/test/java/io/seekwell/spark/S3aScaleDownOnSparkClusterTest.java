@@ -141,10 +141,12 @@ class S3aScaleDownOnSparkClusterTest {
           expectedLines,
           lines.stream().filter(line -> line.startsWith(STARTUP_LINE)).count(),
           "executor " + log.getKey() + ": " + lines);
+      // Before Hadoop 3.4.2 the one warning is that S3A reads with its own stream.
       assertEquals(
           List.of(),
           lines.stream()
               .filter(line -> line.startsWith("ERROR") || line.startsWith("WARN"))
+              .filter(line -> s3aHasCustomStreams() || !line.contains("S3aStreamSupportCheck"))
               .toList(),
           "executor " + log.getKey());
     }
