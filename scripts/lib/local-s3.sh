@@ -83,8 +83,17 @@ start_local_s3() { # PROFILE [harness-proxy]
 }
 
 stop_local_s3() {
+  local status=$?
   for pid in "${LOCAL_S3_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
+  if [ "$status" -ne 0 ]; then
+    # A failed run keeps the store's and the proxy's logs: the store may be what failed.
+    local kept
+    kept="benchmarks/target/local-s3-logs-$(date -u +%Y%m%dT%H%M%SZ)"
+    mkdir -p "$kept"
+    cp "$LOCAL_S3_WORK"/*.log "$kept"/ 2>/dev/null || true
+    echo "... the run failed (exit $status): MinIO's and Toxiproxy's logs are kept in $kept" >&2
+  fi
   rm -rf "$LOCAL_S3_WORK"
 }
 
