@@ -3,8 +3,6 @@ package io.seekwell.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.seekwell.testing.S3Endpoint;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -44,24 +42,13 @@ class S3aDeltaOnSparkClusterTest {
     TestStore.bucket(BUCKET);
     TestStore.bucket(CLASSIC_BUCKET);
     TestStore.bucket(ANALYTICS_BUCKET);
-    S3Endpoint endpoint = TestStore.endpoint();
     SparkSession.Builder builder =
         LocalCluster.builder("seekwell-delta-cluster", EXECUTORS)
             .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
             .config(
                 "spark.sql.catalog.spark_catalog",
                 "org.apache.spark.sql.delta.catalog.DeltaCatalog");
-    Map<String, String> s3a = new LinkedHashMap<>();
-    s3a.put("fs.s3a.endpoint", endpoint.uri().toString());
-    s3a.put("fs.s3a.endpoint.region", "us-east-1");
-    s3a.put("fs.s3a.path.style.access", "true");
-    s3a.put("fs.s3a.connection.ssl.enabled", "false");
-    s3a.put("fs.s3a.access.key", endpoint.accessKey());
-    s3a.put("fs.s3a.secret.key", endpoint.secretKey());
-    s3a.put(
-        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
-    s3a.put("fs.s3a.input.stream.type", "custom");
-    s3a.put("fs.s3a.input.stream.custom.factory", "io.seekwell.hadoop.SeekwellStreamFactory");
+    Map<String, String> s3a = TestStore.s3aSettings();
     s3a.put("fs.s3a.bucket." + CLASSIC_BUCKET + ".input.stream.type", "classic");
     s3a.put("fs.s3a.bucket." + ANALYTICS_BUCKET + ".input.stream.type", "analytics");
     s3a.forEach((key, value) -> builder.config("spark.hadoop." + key, value));

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.seekwell.testing.S3Endpoint;
 import java.io.IOException;
 import java.net.URI;
 import java.util.List;
@@ -48,14 +47,15 @@ class S3aOnSparkTest {
   static void start() {
     bucket = TestStore.bucket("spark-s3a");
     table = "s3a://" + bucket + "/tables/events";
-    S3Endpoint endpoint = TestStore.endpoint();
     SparkSession.Builder builder =
         SparkSession.builder()
             .master("local[2]")
             .appName("seekwell-s3a")
             .config("spark.ui.enabled", "false")
             .config("spark.sql.shuffle.partitions", "4");
-    s3a(endpoint).forEach((key, value) -> builder.config("spark.hadoop." + key, value));
+    java.util.Map<String, String> s3a = TestStore.s3aSettings();
+    s3a.put("fs.s3a.seekwell.physicalio.max.memory.limit", "8MB");
+    s3a.forEach((key, value) -> builder.config("spark.hadoop." + key, value));
     // A copy of the tables, read through S3A's classic stream, as the reference for input metrics.
     builder.config(
         "spark.hadoop.fs.s3a.bucket." + CLASSIC_BUCKET + ".input.stream.type", "classic");
@@ -64,20 +64,6 @@ class S3aOnSparkTest {
         "spark.hadoop.fs.s3a.bucket." + ANALYTICS_BUCKET + ".input.stream.type", "analytics");
     spark = builder.getOrCreate();
     inputs = StageInputs.of(spark.sparkContext());
-  }
-
-  private static java.util.Map<String, String> s3a(S3Endpoint endpoint) {
-    return java.util.Map.of(
-        "fs.s3a.endpoint", endpoint.uri().toString(),
-        "fs.s3a.endpoint.region", "us-east-1",
-        "fs.s3a.path.style.access", "true",
-        "fs.s3a.connection.ssl.enabled", "false",
-        "fs.s3a.access.key", endpoint.accessKey(),
-        "fs.s3a.secret.key", endpoint.secretKey(),
-        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider",
-        "fs.s3a.input.stream.type", "custom",
-        "fs.s3a.input.stream.custom.factory", "io.seekwell.hadoop.SeekwellStreamFactory",
-        "fs.s3a.seekwell.physicalio.max.memory.limit", "8MB");
   }
 
   @AfterAll

@@ -3,11 +3,9 @@ package io.seekwell.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.seekwell.testing.S3Endpoint;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -56,24 +54,13 @@ class S3aScaleDownOnSparkClusterTest {
   @BeforeAll
   static void start() {
     TestStore.bucket(BUCKET);
-    S3Endpoint endpoint = TestStore.endpoint();
     SparkSession.Builder builder =
         LocalCluster.builder("seekwell-scale-down", EXECUTORS)
             // What dynamic allocation does to an idle executor: decommission it, gracefully.
             .config("spark.decommission.enabled", "true")
             // One file is one task: a file is never packed with another into a split.
             .config("spark.sql.files.openCostInBytes", String.valueOf(1L << 30));
-    Map<String, String> s3a = new TreeMap<>();
-    s3a.put("fs.s3a.endpoint", endpoint.uri().toString());
-    s3a.put("fs.s3a.endpoint.region", "us-east-1");
-    s3a.put("fs.s3a.path.style.access", "true");
-    s3a.put("fs.s3a.connection.ssl.enabled", "false");
-    s3a.put("fs.s3a.access.key", endpoint.accessKey());
-    s3a.put("fs.s3a.secret.key", endpoint.secretKey());
-    s3a.put(
-        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
-    s3a.put("fs.s3a.input.stream.type", "custom");
-    s3a.put("fs.s3a.input.stream.custom.factory", "io.seekwell.hadoop.SeekwellStreamFactory");
+    Map<String, String> s3a = TestStore.s3aSettings();
     s3a.forEach((key, value) -> builder.config("spark.hadoop." + key, value));
     spark = builder.getOrCreate();
   }

@@ -2,11 +2,13 @@ package io.seekwell.spark;
 
 import io.seekwell.testing.S3Endpoint;
 import io.seekwell.testing.SharedS3Server;
+import io.seekwell.testing.hadoop.SeekwellS3a;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -35,6 +37,14 @@ final class TestStore {
             StaticCredentialsProvider.create(
                 AwsBasicCredentials.create(endpoint.accessKey(), endpoint.secretKey())))
         .build();
+  }
+
+  /**
+   * The S3A settings that read this store through Seekwell's stream factory, without the {@code
+   * spark.hadoop.} prefix, in a map the caller may change.
+   */
+  static Map<String, String> s3aSettings() {
+    return SeekwellS3a.settings(endpoint());
   }
 
   /**

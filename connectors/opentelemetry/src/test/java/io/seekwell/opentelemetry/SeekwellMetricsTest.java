@@ -10,15 +10,9 @@ import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.data.LongPointData;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
-import io.seekwell.S3SeekableInputStream;
-import io.seekwell.S3SeekableInputStreamConfiguration;
+import io.seekwell.ReadFactories;
 import io.seekwell.S3SeekableInputStreamFactory;
-import io.seekwell.S3URI;
 import io.seekwell.common.metrics.Metric;
-import io.seekwell.common.metrics.Metrics;
-import io.seekwell.common.object.ObjectLocation;
-import io.seekwell.testing.InMemoryObjectClient;
-import io.seekwell.testing.TestData;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -52,8 +46,8 @@ class SeekwellMetricsTest {
       assertTrue(before.get("seekwell.get_requests").getLongSumData().isMonotonic());
 
       // Two factories of 1 GET of 100 bytes each, one of them closed.
-      readOnce(true);
-      S3SeekableInputStreamFactory open = readOnce(false);
+      ReadFactories.readOnce(7, true);
+      S3SeekableInputStreamFactory open = ReadFactories.readOnce(7, false);
       try {
         Map<String, MetricData> after = byName(reader);
         assertEquals(
@@ -99,7 +93,7 @@ class SeekwellMetricsTest {
                     .build())
             .build()) {
       BatchCallback published = SeekwellMetrics.publish(sdk);
-      S3SeekableInputStreamFactory open = readOnce(false);
+      S3SeekableInputStreamFactory open = ReadFactories.readOnce(7, false);
       HttpResponse<String> scrape;
       try {
         scrape = scrape(port);
@@ -130,24 +124,6 @@ class SeekwellMetricsTest {
         .send(
             HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
             HttpResponse.BodyHandlers.ofString());
-  }
-
-  /** A factory that has read a 100-byte object with one GET; closed if {@code close}. */
-  private static S3SeekableInputStreamFactory readOnce(boolean close) throws IOException {
-    InMemoryObjectClient store = new InMemoryObjectClient(new Metrics());
-    store.put(ObjectLocation.of("bucket", "key"), TestData.randomBytes(7, 100));
-    S3SeekableInputStreamFactory streams =
-        new S3SeekableInputStreamFactory(store, S3SeekableInputStreamConfiguration.DEFAULT);
-    try (S3SeekableInputStream stream = streams.createStream(S3URI.of("bucket", "key"))) {
-      stream.readFully(0, new byte[100], 0, 100);
-    } catch (IOException | RuntimeException e) {
-      streams.close();
-      throw e;
-    }
-    if (close) {
-      streams.close();
-    }
-    return streams;
   }
 
   private static Map<String, MetricData> byName(InMemoryMetricReader reader) {
