@@ -39,9 +39,18 @@ record ProcessResources(
         countOpenFiles());
   }
 
-  /** The resident set ({@code VmRSS} of {@code /proc/self/status}); -1 where there is none. */
+  /** This JVM's resident set; -1 where there is none. */
   private static long readResidentBytes() throws IOException {
-    Path status = Path.of("/proc/self/status");
+    return residentBytes(Path.of("/proc/self/status"));
+  }
+
+  /** The resident set of the process {@code pid}; -1 where there is none. */
+  static long residentBytes(long pid) throws IOException {
+    return residentBytes(Path.of("/proc", Long.toString(pid), "status"));
+  }
+
+  /** {@code VmRSS} of a {@code /proc/<pid>/status} file; -1 where there is none. */
+  private static long residentBytes(Path status) throws IOException {
     if (!Files.exists(status)) {
       return -1;
     }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -66,7 +67,7 @@ public final class SoakBenchmark {
     URI endpoint = Store.endpoint(options);
     ToxiproxyServer toxiproxy = Store.toxiproxy(options, endpoint);
     try (FaultProxy proxy = FaultProxy.start(toxiproxy != null ? toxiproxy.endpoint() : endpoint)) {
-      run(options, endpoint, proxy);
+      run(options, endpoint, proxy, Optional.ofNullable(toxiproxy));
     } finally {
       if (toxiproxy != null) {
         toxiproxy.close();
@@ -74,7 +75,9 @@ public final class SoakBenchmark {
     }
   }
 
-  private static void run(Options options, URI endpoint, FaultProxy proxy) throws Exception {
+  private static void run(
+      Options options, URI endpoint, FaultProxy proxy, Optional<ToxiproxyServer> latencyProxy)
+      throws Exception {
     StaticCredentialsProvider credentials = Store.credentials(options);
     double minutes = options.decimal("minutes", 60);
     double warmup = options.decimal("warmup-minutes", Math.max(0.5, minutes / 6));
@@ -110,7 +113,8 @@ public final class SoakBenchmark {
                 data,
                 versioned,
                 new FreshObjects(admin, Dataset.BUCKET, "soak/fresh-", FRESH_LENGTH),
-                expected);
+                expected,
+                latencyProxy);
         List<SoakSample> samples =
             soak.run(proxy, counter, threads, minutes, sampleMillis, faultFraction);
         for (Map.Entry<String, ReadPath> path : paths.entrySet()) {

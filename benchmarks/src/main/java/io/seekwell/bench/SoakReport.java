@@ -208,13 +208,15 @@ final class SoakReport {
                 " %d reads checked, %d wrong, %d failed; %d reads of overwritten objects right,"
                     + " %d streams failed with ObjectChangedException as their object changed"
                     + " under them (as documented: a stream never mixes versions); %d new objects"
-                    + " read once.%n%n",
+                    + " read once; the latency proxy restarted %d times between tasks (it keeps"
+                    + " the rest of abandoned responses).%n%n",
                 tally.reads(),
                 tally.wrong(),
                 tally.failed(),
                 tally.overwrittenRight(),
                 tally.changed(),
-                tally.freshRead()));
+                tally.freshRead(),
+                tally.proxyRestarts()));
     growth().values().forEach(verdict -> out.append("- ").append(verdict).append('\n'));
     if (!failures.isEmpty()) {
       out.append("\nWrong and failed reads (the first 50):\n\n");

@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * One soak: its workers, the faults and overwrites it makes, and its sampling. Workers pick a path
@@ -53,9 +54,23 @@ final class SoakRun {
           Metric.DISK_HITS,
           Metric.DISK_SHARED_HITS);
 
-  /** What the workers did, counted after they all ended. */
+  /**
+   * The latency proxy's resident set above which it is restarted between two samples: it keeps the
+   * rest of every response a reader abandoned (a stall cut, a hedge's loser, a closed stream) and
+   * never gives it back, gigabytes within minutes, until the machine swaps and the store stops
+   * answering.
+   */
+  private static final long PROXY_RESIDENT_LIMIT = 2L << 30;
+
+  /** What the workers did, counted after they all ended, and the proxy's restarts. */
   record Tally(
-      long reads, long wrong, long failed, long changed, long overwrittenRight, long freshRead) {}
+      long reads,
+      long wrong,
+      long failed,
+      long changed,
+      long overwrittenRight,
+      long freshRead,
+      long proxyRestarts) {}
 
   private final Map<String, ReadPath> paths;
   private final Dataset data;
@@ -70,6 +85,12 @@ final class SoakRun {
   private final AtomicLong freshRead = new AtomicLong();
   private final List<String> failures = new CopyOnWriteArrayList<>();
   private final Map<String, Long> tasksRun = new ConcurrentHashMap<>();
+  // Each worker's task holds a read lock; restarting the latency proxy takes the write lock, so it
+  // happens between tasks, never under a read. Fair, so that a waiting restart holds back new
+  // tasks.
+  private final ReentrantReadWriteLock betweenTasks = new ReentrantReadWriteLock(true);
+  private final Optional<ToxiproxyServer> latencyProxy;
+  private long proxyRestarts;
   private volatile boolean stop;
 
   SoakRun(
@@ -77,8 +98,10 @@ final class SoakRun {
       Dataset data,
       VersionedObjects versioned,
       FreshObjects fresh,
-      Map<Workload, Long> expected) {
+      Map<Workload, Long> expected,
+      Optional<ToxiproxyServer> latencyProxy) {
     this.paths = paths;
+    this.latencyProxy = latencyProxy;
     this.data = data;
     this.versioned = versioned;
     this.fresh = fresh;
@@ -97,7 +120,8 @@ final class SoakRun {
         failed.get(),
         changed.get(),
         overwrittenRight.get(),
-        freshRead.get());
+        freshRead.get(),
+        proxyRestarts);
   }
 
   /**
@@ -143,6 +167,7 @@ final class SoakRun {
         }
         samples.add(sample(proxy, counter, start));
         print(samples.get(samples.size() - 1));
+        restartBloatedProxy();
       }
     } finally {
       stop = true;
@@ -153,6 +178,31 @@ final class SoakRun {
     System.out.println(
         "... tasks run: " + tasksRun + "; new objects read once: " + freshRead.get());
     return samples;
+  }
+
+  /**
+   * Restarts the latency proxy between tasks if it holds more than {@link #PROXY_RESIDENT_LIMIT}.
+   * The clients' pooled connections to it break; their next requests retry on new ones.
+   */
+  private void restartBloatedProxy() throws IOException, InterruptedException {
+    if (latencyProxy.isEmpty() || latencyProxy.get().residentBytes() <= PROXY_RESIDENT_LIMIT) {
+      return;
+    }
+    long resident = latencyProxy.get().residentBytes();
+    if (!betweenTasks.writeLock().tryLock(END_MINUTES, TimeUnit.MINUTES)) {
+      throw new IllegalStateException(
+          "The tasks under way did not end within " + END_MINUTES + " minutes");
+    }
+    try {
+      latencyProxy.get().restart();
+      proxyRestarts++;
+    } finally {
+      betweenTasks.writeLock().unlock();
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "... the latency proxy held %.0f MB of abandoned responses: restarted between tasks%n",
+        resident / 1e6);
   }
 
   private void awaitWorkers(List<Thread> workers) throws InterruptedException {
@@ -223,6 +273,7 @@ final class SoakRun {
       Workload workload = overwritten ? null : workloads.get(random.nextInt(workloads.size()));
       String task = overwritten ? "overwritten" : workload.name();
       tasksRun.merge(path + " " + task, 1L, Long::sum);
+      betweenTasks.readLock().lock();
       try {
         boolean right =
             overwritten
@@ -246,6 +297,8 @@ final class SoakRun {
           failed(task + " on " + path + " failed: " + Store.rootMessage(e, 300));
           e.printStackTrace(System.out);
         }
+      } finally {
+        betweenTasks.readLock().unlock();
       }
     }
   }
@@ -262,6 +315,7 @@ final class SoakRun {
       long next = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
       String path = names.get((int) (object % names.size()));
       tasksRun.merge(path + " fresh", 1L, Long::sum);
+      betweenTasks.readLock().lock();
       try {
         fresh.write(object);
         byte[] bytes = new byte[fresh.length()];
@@ -295,6 +349,7 @@ final class SoakRun {
         } catch (RuntimeException e) {
           failed("new object " + fresh.key(object) + " not deleted: " + Store.rootMessage(e, 300));
         }
+        betweenTasks.readLock().unlock();
       }
       try {
         TimeUnit.NANOSECONDS.sleep(Math.max(0, next - System.nanoTime()));

@@ -64,6 +64,11 @@ final class ToxiproxyServer implements AutoCloseable {
     launch();
   }
 
+  /** The server process's resident set now: what it holds of the rest of aborted responses. */
+  synchronized long residentBytes() throws IOException {
+    return process == null ? 0 : ProcessResources.residentBytes(process.pid());
+  }
+
   @Override
   public synchronized void close() {
     closed = true;
