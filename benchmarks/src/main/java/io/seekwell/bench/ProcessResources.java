@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** What this JVM holds of the machine now, as the soak benchmark records it every interval. */
-record ProcessResources(
+public record ProcessResources(
     long heapBytes, long directBytes, long residentBytes, int threads, long openFiles) {
 
   private static final long KIB = 1024;
@@ -19,7 +19,7 @@ record ProcessResources(
    * Now; the heap as a full collection left it, so that it is what was reachable rather than what
    * the collector had not looked at yet or the readers allocated since.
    */
-  static ProcessResources sample() throws IOException {
+  public static ProcessResources sample() throws IOException {
     System.gc();
     long heap =
         ManagementFactory.getMemoryPoolMXBeans().stream()
