@@ -3,6 +3,7 @@ package io.seekwell.bench.faults;
 import io.seekwell.bench.Options;
 import io.seekwell.bench.Quiet;
 import io.seekwell.bench.Runner;
+import io.seekwell.bench.paths.Peer;
 import io.seekwell.bench.paths.SeekwellSettings;
 import io.seekwell.bench.report.FaultSection;
 import io.seekwell.bench.store.Clients;
@@ -18,6 +19,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,6 +31,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -41,11 +45,12 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>Arguments as {@link io.seekwell.bench.reads.Benchmark}'s, plus {@code --faults
  * stall,cut-fin,cut-rst,slow-first-byte}, {@code --fractions 0.02,0.25}, {@code --deadline SECONDS}
  * (per iteration, default 90), {@code --seekwell key=value,…} (Seekwell settings of its paths, as
- * the read benchmark takes them). Paths default to all seven: {@code
- * seekwell,aal,iceberg-default,s3a-classic,s3a-analytics, seekwell-iceberg,seekwell-s3a}; workloads
- * to W1, W6, the task group W9 and the parallel projections W13. The tables replace the section
- * between the fault markers of the report (docs/benchmarks.md by default), so the main benchmark's
- * tables stay. Ends with an error if a Seekwell path ever returned a wrong result.
+ * the read benchmark takes them). Paths default to {@code seekwell}, every peer that reads more
+ * than ORC, and Seekwell's connectors (seven: {@code seekwell,aal,iceberg-default,s3a-classic,
+ * s3a-analytics,seekwell-iceberg,seekwell-s3a}); workloads to W1, W6, the task group W9 and the
+ * parallel projections W13. The tables replace the section between the fault markers of the report
+ * (docs/benchmarks.md by default), so the main benchmark's tables stay. Ends with an error if a
+ * Seekwell path ever returned a wrong result.
  */
 public final class FaultBenchmark {
 
@@ -129,10 +134,7 @@ public final class FaultBenchmark {
     Dataset.Scale scale = Dataset.Scale.of(options);
     int iterations = options.integer("iterations", 3);
     long deadlineSeconds = options.longInteger("deadline", 90);
-    List<String> paths =
-        options.list(
-            "paths",
-            "seekwell,aal,iceberg-default,s3a-classic,s3a-analytics,seekwell-iceberg,seekwell-s3a");
+    List<String> paths = options.list("paths", defaultPaths());
     List<Workload> workloads =
         options.list("workloads", "W1,W6,W9,W13", "a workload", Workload::valueOf);
     List<Condition> conditions = conditions(options);
@@ -219,6 +221,20 @@ public final class FaultBenchmark {
     }
   }
 
+  /**
+   * The paths measured unless {@code --paths} names others: Seekwell's own, every peer that reads
+   * more than ORC, and Seekwell's connectors.
+   */
+  private static String defaultPaths() {
+    return Stream.of(
+            Stream.of(Peer.SEEKWELL),
+            Arrays.stream(Peer.values()).filter(peer -> !peer.isSeekwell() && !peer.orcOnly()),
+            Peer.connectors().stream())
+        .flatMap(paths -> paths)
+        .map(Peer::pathName)
+        .collect(Collectors.joining(","));
+  }
+
   /** The checksum of a workload's first finished iteration, which every other must match. */
   private static final class Checksum {
     private Long expected;
@@ -250,7 +266,7 @@ public final class FaultBenchmark {
       measured.cancel(true);
       return new Run(Outcome.STILL_RUNNING, null, null);
     } catch (ExecutionException e) {
-      if (path.startsWith("seekwell")) {
+      if (Peer.namesSeekwell(path)) {
         // Seekwell is expected to survive every fault here: show the whole chain.
         e.getCause().printStackTrace(System.out);
       }

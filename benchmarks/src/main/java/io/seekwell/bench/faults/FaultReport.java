@@ -4,6 +4,7 @@ import io.seekwell.bench.Options;
 import io.seekwell.bench.faults.FaultBenchmark.Condition;
 import io.seekwell.bench.faults.FaultBenchmark.Outcome;
 import io.seekwell.bench.faults.FaultBenchmark.Run;
+import io.seekwell.bench.paths.Peer;
 import io.seekwell.bench.report.MarkdownTable;
 import io.seekwell.bench.report.Spread;
 import io.seekwell.bench.workloads.Dataset;
@@ -64,7 +65,7 @@ final class FaultReport {
                 (path, byCondition) ->
                     byCondition.forEach(
                         (condition, runs) -> {
-                          if (path.startsWith("seekwell")
+                          if (Peer.namesSeekwell(path)
                               && runs.stream().anyMatch(r -> r.outcome() == Outcome.WRONG)) {
                             wrong.add(workload + " " + path + " " + condition.label());
                           }

@@ -28,7 +28,7 @@ public final class AalPath implements ReadPath {
   private final S3AsyncClient s3;
   private final S3SeekableInputStreamFactory factory;
 
-  public AalPath(S3AsyncClient s3, String bucket) {
+  AalPath(S3AsyncClient s3, String bucket) {
     this(s3, bucket, Map.of());
   }
 

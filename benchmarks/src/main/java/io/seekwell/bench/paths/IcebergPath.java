@@ -23,7 +23,7 @@ public final class IcebergPath implements ReadPath {
   private final S3Client s3;
   private final S3FileIO io;
 
-  public IcebergPath(S3Client s3, String bucket, Optional<Map<String, String>> seekwell) {
+  IcebergPath(S3Client s3, String bucket, Optional<Map<String, String>> seekwell) {
     this.bucket = bucket;
     this.s3 = s3;
     this.io = seekwell.isPresent() ? new SeekwellS3FileIO(() -> s3) : new S3FileIO(() -> s3);

@@ -24,13 +24,13 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
  * Parquet files are opened the way parquet-hadoop opens them (its {@link HadoopInputFile}, with the
  * file status, so no HEAD); ORC files are read by ORC's reader through this file system.
  */
-public final class S3aPath implements ReadPath {
+final class S3aPath implements ReadPath {
 
   /** ORC's merge of nearby reads the study recommends, in the tuned peer's reader. */
   private static final String MIN_DISK_SEEK_SIZE = "orc.min.disk.seek.size";
 
   /** The value of {@link #MIN_DISK_SEEK_SIZE} in the tuned peer: 4 MiB. */
-  public static final int ORC_TUNED_SEEK_SIZE = 4 << 20;
+  static final int ORC_TUNED_SEEK_SIZE = 4 << 20;
 
   private final String bucket;
   private final Configuration conf;
@@ -39,20 +39,20 @@ public final class S3aPath implements ReadPath {
   private final Configuration orcConf = new Configuration(false);
 
   /** Which of S3A's input streams a path reads through. */
-  public record Stream(String type, Map<String, String> seekwell) {
+  record Stream(String type, Map<String, String> seekwell) {
 
     /** S3A's classic stream. */
-    public static Stream classic() {
+    static Stream classic() {
       return new Stream("classic", Map.of());
     }
 
     /** AAL's analytics stream, S3A's default from hadoop-aws 3.4.3 on. */
-    public static Stream analytics() {
+    static Stream analytics() {
       return new Stream("analytics", Map.of());
     }
 
     /** Seekwell's S3A stream factory, given {@code settings}. */
-    public static Stream seekwell(Map<String, String> settings) {
+    static Stream seekwell(Map<String, String> settings) {
       return new Stream("custom", settings);
     }
   }
@@ -61,7 +61,7 @@ public final class S3aPath implements ReadPath {
    * S3A reading through {@code stream}; ORC's reader over it merges reads less than {@code
    * orcMinSeekSize} apart (ORC's default is 0).
    */
-  public S3aPath(
+  S3aPath(
       URI endpoint,
       StaticCredentialsProvider credentials,
       RequestCounter counter,

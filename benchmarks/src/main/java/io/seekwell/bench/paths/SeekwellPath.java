@@ -28,8 +28,7 @@ public final class SeekwellPath implements ReadPath {
   private final S3SeekableInputStreamFactory factory;
   private final List<Announcement> announcements = new ArrayList<>();
 
-  public SeekwellPath(
-      S3AsyncClient s3, String bucket, S3SeekableInputStreamConfiguration configuration) {
+  SeekwellPath(S3AsyncClient s3, String bucket, S3SeekableInputStreamConfiguration configuration) {
     this.bucket = bucket;
     this.s3 = s3;
     this.factory = new S3SeekableInputStreamFactory(s3, configuration);

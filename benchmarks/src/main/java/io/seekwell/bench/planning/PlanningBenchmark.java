@@ -45,6 +45,11 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 public final class PlanningBenchmark {
 
+  /**
+   * The FileIOs planned through, each in a state of its own: another axis than the read paths of
+   * {@link io.seekwell.bench.paths.Peer}, named apart from them ({@code aal} here is Iceberg's
+   * S3FileIO with AAL on).
+   */
   static final List<String> PATHS =
       List.of(
           "iceberg-s3fileio", "iceberg-manifest-cache", "aal", "seekwell-cold", "seekwell-warm");

@@ -5,14 +5,13 @@ import io.seekwell.bench.ProcessCpu;
 import io.seekwell.bench.Progress;
 import io.seekwell.bench.Runner;
 import io.seekwell.bench.paths.AalPath;
+import io.seekwell.bench.paths.Peer;
 import io.seekwell.bench.paths.ReadPath;
 import io.seekwell.bench.paths.SeekwellSettings;
 import io.seekwell.bench.store.Clients;
 import io.seekwell.bench.store.RequestCounter;
 import io.seekwell.bench.store.Store;
 import io.seekwell.bench.store.Uploads;
-import io.seekwell.bench.workloads.ColdRead;
-import io.seekwell.bench.workloads.Dataset;
 import io.seekwell.testing.FaultProxy;
 import java.io.EOFException;
 import java.io.IOException;
@@ -135,7 +134,7 @@ public final class RequestRateBenchmark {
     }
     List<Result> results = new ArrayList<>();
     try {
-      List<String> paths = options.list("paths", "seekwell,aal");
+      List<String> paths = options.list("paths", Peer.SEEKWELL + "," + Peer.AAL);
       for (int threads : options.list("threads", "1,16,64,256", "numbers", Integer::valueOf)) {
         URI from = readFrom;
         FaultProxy store = proxy;
@@ -192,19 +191,19 @@ public final class RequestRateBenchmark {
       Map<String, String> seekwell,
       Map<String, String> aal)
       throws IOException {
-    if (!run.path.equals("aal")) {
-      return ColdRead.open(run.path, endpoint, credentials, counter, seekwell);
+    if (!run.path.equals(Peer.AAL.pathName())) {
+      return Peer.named(run.path).open(endpoint, credentials, counter, seekwell);
     }
     return new AalPath(
         run.proxy == null
             ? Clients.async(endpoint, credentials, counter)
             : Clients.asyncWithSdkRetries(endpoint, credentials, counter),
-        Dataset.BUCKET,
+        Store.BUCKET,
         aal);
   }
 
   private static List<String> prepare(S3Client admin, int objects, long objectSize) {
-    Uploads.ensureBucket(admin, Dataset.BUCKET);
+    Uploads.ensureBucket(admin, Store.BUCKET);
     AtomicInteger done = new AtomicInteger();
     Progress progress =
         Progress.of(
@@ -228,7 +227,7 @@ public final class RequestRateBenchmark {
       boolean uploaded =
           Uploads.putIfMissing(
               admin,
-              Dataset.BUCKET,
+              Store.BUCKET,
               key,
               objectSize,
               () -> {

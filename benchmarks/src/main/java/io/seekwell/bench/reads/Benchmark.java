@@ -3,6 +3,7 @@ package io.seekwell.bench.reads;
 import io.seekwell.bench.Options;
 import io.seekwell.bench.Quiet;
 import io.seekwell.bench.Runner;
+import io.seekwell.bench.paths.Peer;
 import io.seekwell.bench.paths.SeekwellSettings;
 import io.seekwell.bench.report.Chart;
 import io.seekwell.bench.report.FaultSection;
@@ -18,11 +19,14 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -33,16 +37,16 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>Arguments: {@code --endpoint URI} (the store), {@code --toxiproxy-server PATH} (Toxiproxy's
  * binary: reads then go through the {@code s3} latency profile of a proxy started afresh before
  * every iteration), {@code --access-key}, {@code --secret-key}, {@code --scale full|quick}, {@code
- * --iterations N}, {@code --paths seekwell,aal,iceberg-default,s3a-classic,s3a-analytics}, {@code
- * --workloads W1,W5,...}, {@code --warmup N} (unmeasured iterations per path and workload first;
- * default 1, and 3 for the loopback profile, which measures CPU per byte: a JVM still compiling the
- * SDK's and the streams' code would measure its compiler), {@code --profile NAME}, {@code --report
- * FILE}, {@code --data DIR}, {@code --seekwell key=value,…}, {@code --skip WORKLOAD:PATH,…} and
- * {@code --skip-reason TEXT}, {@code --smoke true}. Behind the proxy, W9 is also measured on each
- * Seekwell path through the same proxy without its latency and bandwidth limit ({@code
- * PATH@no-latency}), for its target, and against the store directly ({@code PATH@direct}). A
- * Seekwell path named with {@code @disk} ({@code --paths seekwell-iceberg,seekwell-iceberg@disk})
- * is measured with its disk tier on and cold.
+ * --iterations N}, {@code --paths seekwell,aal,...} (the names of {@link Peer}; by default {@code
+ * seekwell} and every peer), {@code --workloads W1,W5,...}, {@code --warmup N} (unmeasured
+ * iterations per path and workload first; default 1, and 3 for the loopback profile, which measures
+ * CPU per byte: a JVM still compiling the SDK's and the streams' code would measure its compiler),
+ * {@code --profile NAME}, {@code --report FILE}, {@code --data DIR}, {@code --seekwell
+ * key=value,…}, {@code --skip WORKLOAD:PATH,…} and {@code --skip-reason TEXT}, {@code --smoke
+ * true}. Behind the proxy, W9 is also measured on each Seekwell path through the same proxy without
+ * its latency and bandwidth limit ({@code PATH@no-latency}), for its target, and against the store
+ * directly ({@code PATH@direct}). A Seekwell path named with {@code @disk} ({@code --paths
+ * seekwell-iceberg,seekwell-iceberg@disk}) is measured with its disk tier on and cold.
  */
 public final class Benchmark {
 
@@ -91,10 +95,7 @@ public final class Benchmark {
     Dataset.Scale scale = Dataset.Scale.of(options);
     int iterations = options.integer("iterations", 5);
     int warmups = warmups(options);
-    List<String> paths =
-        options.list(
-            "paths",
-            "seekwell,aal,iceberg-default,s3a-classic,s3a-analytics," + ColdRead.ORC_TUNED);
+    List<String> paths = options.list("paths", defaultPaths());
     List<Workload> workloads =
         options.list(
             "workloads",
@@ -122,16 +123,14 @@ public final class Benchmark {
           new ArrayList<>(
               paths.stream()
                   .filter(path -> !skipped.contains(workload + ":" + path))
-                  .filter(
-                      path ->
-                          workload.orc() || !ColdRead.readPathOf(path).equals(ColdRead.ORC_TUNED))
+                  .filter(path -> workload.orc() || Peer.find(path).filter(Peer::orcOnly).isEmpty())
                   .toList());
       if (toxiproxy != null && workload == Workload.W9) {
         // The task group's target compares each Seekwell path with itself without the latency,
         // in the same run: through the same proxy, and on the store directly.
         List<String> seekwellPaths =
             runPaths.stream()
-                .filter(path -> path.startsWith("seekwell") && path.indexOf('@') < 0)
+                .filter(path -> Peer.namesSeekwell(path) && path.indexOf('@') < 0)
                 .toList();
         seekwellPaths.forEach(path -> runPaths.add(path + NO_LATENCY));
         seekwellPaths.forEach(path -> runPaths.add(path + DIRECT));
@@ -210,7 +209,17 @@ public final class Benchmark {
   }
 
   private static boolean hasAal(Map<Workload, Map<String, List<Sample>>> results) {
-    return results.values().stream().anyMatch(measured -> measured.containsKey("aal"));
+    return results.values().stream()
+        .anyMatch(measured -> measured.containsKey(Peer.AAL.pathName()));
+  }
+
+  /** The paths measured unless {@code --paths} names others: Seekwell's own and every peer. */
+  private static String defaultPaths() {
+    return Stream.concat(
+            Stream.of(Peer.SEEKWELL),
+            Arrays.stream(Peer.values()).filter(peer -> !peer.isSeekwell()))
+        .map(Peer::pathName)
+        .collect(Collectors.joining(","));
   }
 
   /**

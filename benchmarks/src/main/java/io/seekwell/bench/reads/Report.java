@@ -1,13 +1,14 @@
 package io.seekwell.bench.reads;
 
 import io.seekwell.bench.Options;
+import io.seekwell.bench.paths.Peer;
 import io.seekwell.bench.report.MarkdownTable;
 import io.seekwell.bench.report.Spread;
-import io.seekwell.bench.workloads.ColdRead;
 import io.seekwell.bench.workloads.Dataset;
 import io.seekwell.bench.workloads.Sample;
 import io.seekwell.bench.workloads.Workload;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -65,9 +66,8 @@ final class Report {
                 + " seconds (median, min–max). Client CPU is the median CPU time of all of the"
                 + " benchmark JVM's threads from opening the path's clients to closing them (the"
                 + " store and the proxy run in processes of their own), and each Seekwell path's is"
-                + " also given over the lowest of the peers' it replaces in its stack (seekwell: aal;"
-                + " seekwell-iceberg: iceberg-default; seekwell-s3a: s3a-analytics, s3a-classic"
-                + " and s3a-classic-orc-tuned) in the same workload.\n\n",
+                + " also given over the lowest of the peers' it replaces in its stack (%s) in the"
+                + " same workload.\n\n",
             LocalDate.now(),
             Runtime.getRuntime().availableProcessors(),
             Runtime.getRuntime().maxMemory() >> 20,
@@ -75,7 +75,8 @@ final class Report {
             options.text("profile", "loopback"),
             scale.name().toLowerCase(Locale.ROOT),
             iterations,
-            Benchmark.warmups(options)));
+            Benchmark.warmups(options),
+            stackPeers()));
     out.append("Reproduce: `./scripts/bench.sh")
         .append(scale == Dataset.Scale.QUICK ? " --quick" : "")
         .append(" --profile ")
@@ -97,7 +98,7 @@ final class Report {
             "CPU / most frugal peer of its stack");
     for (Map.Entry<Workload, Map<String, List<Sample>>> entry : results.entrySet()) {
       Map<String, List<Sample>> byPath = entry.getValue();
-      List<Sample> aal = byPath.get("aal");
+      List<Sample> aal = byPath.get(Peer.AAL.pathName());
       for (Map.Entry<String, List<Sample>> path : byPath.entrySet()) {
         List<Sample> samples = path.getValue();
         Spread seconds = Spread.of(samples, Sample::seconds);
@@ -122,24 +123,27 @@ final class Report {
   }
 
   /**
-   * The peers each Seekwell path replaces in its own stack: the library it follows (AAL), Iceberg's
-   * {@code S3FileIO}, and S3A's analytics stream (hadoop-aws 3.5.0's default) and classic stream
-   * (with and without ORC's merging of nearby reads).
+   * Seekwell's path in each stack and the peers it replaces there ({@link Peer#peers}), as the
+   * heading names them: {@code seekwell: aal; seekwell-iceberg: iceberg-default; …}.
    */
-  static final Map<String, List<String>> STACK_PEERS =
-      Map.of(
-          "seekwell", List.of("aal"),
-          "seekwell-crt", List.of("aal"),
-          "seekwell-iceberg", List.of("iceberg-default"),
-          "seekwell-s3a", List.of("s3a-analytics", "s3a-classic", ColdRead.ORC_TUNED));
+  private static String stackPeers() {
+    List<String> stacks = new ArrayList<>();
+    for (Peer.Stack stack : Peer.Stack.values()) {
+      List<String> peers = stack.seekwell().peers().stream().map(Peer::pathName).toList();
+      String last = peers.get(peers.size() - 1);
+      String others = String.join(", ", peers.subList(0, peers.size() - 1));
+      stacks.add(stack.seekwell() + ": " + (others.isEmpty() ? last : others + " and " + last));
+    }
+    return String.join("; ", stacks);
+  }
 
   /**
    * The lowest median client CPU of the peers of {@code path}'s stack in one workload, or null if
    * none of them ran.
    */
   static Double frugalPeerCpu(Map<String, List<Sample>> byPath, String path) {
-    return STACK_PEERS.getOrDefault(ColdRead.readPathOf(path), List.of()).stream()
-        .map(byPath::get)
+    return Peer.find(path).map(Peer::peers).orElse(List.of()).stream()
+        .map(peer -> byPath.get(peer.pathName()))
         .filter(Objects::nonNull)
         .map(samples -> Spread.median(samples, Sample::cpuSeconds))
         .min(Double::compare)
@@ -151,7 +155,7 @@ final class Report {
    * without its latency, nor on the store directly), so that its CPU compares with theirs.
    */
   static boolean comparedWithPeers(String path) {
-    return path.startsWith("seekwell")
+    return Peer.namesSeekwell(path)
         && !path.endsWith(Benchmark.NO_LATENCY)
         && !path.endsWith(Benchmark.DIRECT);
   }
@@ -164,10 +168,6 @@ final class Report {
     }
     return ratio(Spread.median(byPath.get(path), Sample::cpuSeconds), peer);
   }
-
-  /** Each Seekwell connector path with the stack it plugs into, and that stack's default stream. */
-  static final Map<String, String> STACK_DEFAULTS =
-      Map.of("seekwell-iceberg", "iceberg-default", "seekwell-s3a", "s3a-analytics");
 
   /**
    * A table of the workloads where a connector path and its stack's default stream both ran: their
@@ -184,9 +184,10 @@ final class Report {
             "seconds",
             "Seekwell / default");
     for (Map.Entry<Workload, Map<String, List<Sample>>> entry : results.entrySet()) {
-      for (String connector : List.of("seekwell-iceberg", "seekwell-s3a")) {
-        List<Sample> seekwell = entry.getValue().get(connector);
-        List<Sample> stack = entry.getValue().get(STACK_DEFAULTS.get(connector));
+      for (Peer connector : Peer.connectors()) {
+        Peer stackDefault = connector.stackDefault().orElseThrow();
+        List<Sample> seekwell = entry.getValue().get(connector.pathName());
+        List<Sample> stack = entry.getValue().get(stackDefault.pathName());
         if (seekwell == null || stack == null) {
           continue;
         }
@@ -194,7 +195,7 @@ final class Report {
         double theirs = Spread.median(stack, Sample::seconds);
         table.row(
             entry.getKey() + " " + entry.getKey().description,
-            STACK_DEFAULTS.get(connector),
+            stackDefault,
             String.format(Locale.ROOT, "%.2f", theirs),
             connector,
             String.format(Locale.ROOT, "%.2f", mine),

@@ -1,5 +1,12 @@
 package io.seekwell.bench.reads;
 
+import static io.seekwell.bench.paths.Peer.AAL;
+import static io.seekwell.bench.paths.Peer.ICEBERG_DEFAULT;
+import static io.seekwell.bench.paths.Peer.S3A_CLASSIC;
+import static io.seekwell.bench.paths.Peer.S3A_CLASSIC_ORC_TUNED;
+import static io.seekwell.bench.paths.Peer.SEEKWELL;
+
+import io.seekwell.bench.paths.Peer;
 import io.seekwell.bench.report.Spread;
 import io.seekwell.bench.workloads.ColdRead;
 import io.seekwell.bench.workloads.Sample;
@@ -8,7 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
 /**
  * The project's targets, checked against one run's medians and written as a Markdown list: each
@@ -51,8 +60,8 @@ final class Targets {
   }
 
   private void w1Time() {
-    Double aal = ratio(Workload.W1, "seekwell", "aal", Sample::seconds);
-    Double iceberg = ratio(Workload.W1, "seekwell", "iceberg-default", Sample::seconds);
+    Double aal = ratio(Workload.W1, SEEKWELL, AAL, Sample::seconds);
+    Double iceberg = ratio(Workload.W1, SEEKWELL, ICEBERG_DEFAULT, Sample::seconds);
     line("W1 time ≤ 0.7 × AAL's", aal, aal != null && aal <= 0.7, "× AAL's");
     line(
         "W1 time ≤ 0.3 × Iceberg default's",
@@ -62,7 +71,7 @@ final class Targets {
   }
 
   private void w1Bytes(long projectionBytes) {
-    List<Sample> seekwell = samples(Workload.W1, "seekwell");
+    List<Sample> seekwell = samples(Workload.W1, SEEKWELL.pathName());
     Double ratio =
         seekwell == null ? null : Spread.median(seekwell, Sample::bytes) / projectionBytes;
     line(
@@ -76,7 +85,7 @@ final class Targets {
   }
 
   private void w5Throughput() {
-    Double time = ratio(Workload.W5, "seekwell", "aal", Sample::seconds);
+    Double time = ratio(Workload.W5, SEEKWELL, AAL, Sample::seconds);
     Double speedup = time == null ? null : 1 / time;
     line(
         "W5 sequential throughput ≥ 1.8 × AAL's",
@@ -90,8 +99,8 @@ final class Targets {
     List<String> slower = new ArrayList<>();
     int compared = 0;
     for (Workload workload : results.keySet()) {
-      Double gets = ratio(workload, "seekwell", "aal", Sample::gets);
-      Double time = ratio(workload, "seekwell", "aal", Sample::seconds);
+      Double gets = ratio(workload, SEEKWELL, AAL, Sample::gets);
+      Double time = ratio(workload, SEEKWELL, AAL, Sample::seconds);
       if (gets == null || time == null) {
         continue;
       }
@@ -104,7 +113,8 @@ final class Targets {
       }
     }
     if (compared == 0) {
-      lines.add("- Every workload: not measured (needs the seekwell and aal paths)");
+      lines.add(
+          "- Every workload: not measured (needs the " + SEEKWELL + " and " + AAL + " paths)");
       return;
     }
     lines.add(
@@ -150,9 +160,9 @@ final class Targets {
    */
   private void orc(int stripes) {
     Double bestPeer =
-        java.util.stream.Stream.of("aal", "s3a-classic", ColdRead.ORC_TUNED)
-            .map(peer -> ratio(Workload.W11, "seekwell", peer, Sample::seconds))
-            .filter(java.util.Objects::nonNull)
+        Stream.of(AAL, S3A_CLASSIC, S3A_CLASSIC_ORC_TUNED)
+            .map(peer -> ratio(Workload.W11, SEEKWELL, peer, Sample::seconds))
+            .filter(Objects::nonNull)
             .max(Double::compare)
             .orElse(null);
     line(
@@ -161,20 +171,20 @@ final class Targets {
         bestPeer,
         bestPeer != null && bestPeer <= 0.8,
         "× the best peer's");
-    List<Sample> alternate = samples(Workload.W11, "seekwell");
+    List<Sample> alternate = samples(Workload.W11, SEEKWELL.pathName());
     Double gets = alternate == null ? null : Spread.median(alternate, Sample::gets);
     line(
         "W11 ORC alternate columns in ≤ stripes + 1 GETs (" + stripes + " stripes)",
         gets,
         gets != null && gets <= stripes + 1,
         "GETs");
-    Double againstAll = ratio(Workload.W11, "seekwell", Workload.W10, Sample::seconds);
+    Double againstAll = ratio(Workload.W11, SEEKWELL.pathName(), Workload.W10, Sample::seconds);
     line(
         "W11 ORC alternate columns no slower than W10 (all columns) with Seekwell",
         againstAll,
         againstAll != null && againstAll <= 1,
         "× W10's");
-    Double three = ratio(Workload.W12, "seekwell", "s3a-classic", Sample::seconds);
+    Double three = ratio(Workload.W12, SEEKWELL, S3A_CLASSIC, Sample::seconds);
     line("W12 ORC 3 columns ≤ 0.6 × S3A classic's time", three, three != null && three <= 0.6, "×");
   }
 
@@ -187,7 +197,7 @@ final class Targets {
         if (!path.endsWith(ColdRead.DISK)) {
           continue;
         }
-        Double time = ratio(workload, path, ColdRead.readPathOf(path), Sample::seconds);
+        Double time = ratio(workload, path, Peer.nameOf(path), Sample::seconds);
         if (time == null) {
           continue;
         }
@@ -227,7 +237,7 @@ final class Targets {
     Double ratio = seekwell == null || peer == null ? null : seekwell / peer;
     line("W9 task group ≤ 0.4 × the best peer's time", ratio, ratio != null && ratio <= 0.4, "×");
     for (String path : byPath.keySet()) {
-      String proxied = ColdRead.readPathOf(path);
+      String proxied = Peer.nameOf(path);
       if (path.endsWith(Benchmark.NO_LATENCY)) {
         Double own = ratio(Workload.W9, proxied, path, Sample::seconds);
         line(
@@ -262,7 +272,7 @@ final class Targets {
   private static Double fastest(Map<String, List<Sample>> byPath, boolean seekwell) {
     return byPath.entrySet().stream()
         .filter(entry -> entry.getKey().indexOf('@') < 0)
-        .filter(entry -> entry.getKey().startsWith("seekwell") == seekwell)
+        .filter(entry -> Peer.namesSeekwell(entry.getKey()) == seekwell)
         .map(entry -> Spread.median(entry.getValue(), Sample::seconds))
         .min(Double::compare)
         .orElse(null);
@@ -272,14 +282,15 @@ final class Targets {
     List<String> slower = new ArrayList<>();
     int compared = 0;
     for (Workload workload : results.keySet()) {
-      for (Map.Entry<String, String> pair : Report.STACK_DEFAULTS.entrySet()) {
-        Double time = ratio(workload, pair.getKey(), pair.getValue(), Sample::seconds);
+      for (Peer connector : Peer.connectors()) {
+        Double time =
+            ratio(workload, connector, connector.stackDefault().orElseThrow(), Sample::seconds);
         if (time == null) {
           continue;
         }
         compared++;
         if (time > 1.05) {
-          slower.add(String.format(Locale.ROOT, "%s %s (%.2f×)", workload, pair.getKey(), time));
+          slower.add(String.format(Locale.ROOT, "%s %s (%.2f×)", workload, connector, time));
         }
       }
     }
@@ -314,6 +325,12 @@ final class Targets {
   private Double ratio(
       Workload workload, String path, String reference, ToDoubleFunction<Sample> measure) {
     return ratio(samples(workload, path), samples(workload, reference), measure);
+  }
+
+  /** As {@link #ratio(Workload, String, String, ToDoubleFunction)}, of two read paths by name. */
+  private Double ratio(
+      Workload workload, Peer path, Peer reference, ToDoubleFunction<Sample> measure) {
+    return ratio(workload, path.pathName(), reference.pathName(), measure);
   }
 
   /** Median of {@code measured} over median of {@code base}, or null if either was not run. */

@@ -1,5 +1,6 @@
 package io.seekwell.bench.report;
 
+import io.seekwell.bench.paths.Peer;
 import io.seekwell.bench.workloads.Sample;
 import io.seekwell.bench.workloads.Workload;
 import java.awt.Color;
@@ -29,6 +30,9 @@ public final class Chart {
   private static final int HEIGHT = 480;
   private static final double AXIS_FLOOR = 0.005;
   private static final double SMALLEST_BAR = 2 * AXIS_FLOOR;
+
+  /** The path the bars are relative to. */
+  private static final String REFERENCE = Peer.AAL.pathName();
 
   private Chart() {}
 
@@ -83,7 +87,7 @@ public final class Chart {
     // of them (skipped or failed) has no bar there.
     List<Workload> workloads =
         results.entrySet().stream()
-            .filter(entry -> !entry.getValue().getOrDefault("aal", List.of()).isEmpty())
+            .filter(entry -> !entry.getValue().getOrDefault(REFERENCE, List.of()).isEmpty())
             .map(Map.Entry::getKey)
             .toList();
     List<String> categories = workloads.stream().map(Workload::name).toList();
@@ -93,7 +97,7 @@ public final class Chart {
       List<Double> ratios = new ArrayList<>();
       for (Workload workload : workloads) {
         List<Sample> samples = results.get(workload).get(path);
-        double reference = Spread.median(results.get(workload).get("aal"), measure);
+        double reference = Spread.median(results.get(workload).get(REFERENCE), measure);
         // A log axis cannot show 0: a path with no GETs gets the smallest bar.
         ratios.add(
             samples == null || samples.isEmpty()

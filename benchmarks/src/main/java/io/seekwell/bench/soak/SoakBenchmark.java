@@ -2,13 +2,13 @@ package io.seekwell.bench.soak;
 
 import io.seekwell.bench.Directories;
 import io.seekwell.bench.Options;
+import io.seekwell.bench.paths.Peer;
 import io.seekwell.bench.paths.ReadPath;
 import io.seekwell.bench.paths.SeekwellSettings;
 import io.seekwell.bench.store.Clients;
 import io.seekwell.bench.store.RequestCounter;
 import io.seekwell.bench.store.Store;
 import io.seekwell.bench.store.ToxiproxyServer;
-import io.seekwell.bench.workloads.ColdRead;
 import io.seekwell.bench.workloads.Dataset;
 import io.seekwell.bench.workloads.Workload;
 import io.seekwell.testing.FaultProxy;
@@ -17,6 +17,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +54,10 @@ public final class SoakBenchmark {
           "report",
           "data");
 
-  static final List<String> PATHS = List.of("seekwell", "seekwell-iceberg", "seekwell-s3a");
+  /** Seekwell's path in each stack: its own factory, its Iceberg FileIO, its S3A stream factory. */
+  static final List<Peer> PATHS =
+      Arrays.stream(Peer.Stack.values()).map(Peer.Stack::seekwell).toList();
+
   static final List<Workload> WORKLOADS =
       List.of(
           Workload.W1,
@@ -106,28 +110,29 @@ public final class SoakBenchmark {
               admin, Path.of(options.text("data", ".tools/bench-data")), Dataset.Scale.of(options));
       VersionedObjects versioned =
           new VersionedObjects(
-              admin, Dataset.BUCKET, "soak/versioned-", VERSIONED_OBJECTS, VERSIONED_LENGTH);
+              admin, Store.BUCKET, "soak/versioned-", VERSIONED_OBJECTS, VERSIONED_LENGTH);
       Map<Workload, Long> expected = expectedChecksums(endpoint, credentials, data);
       proxy.stopRecordingRequestHeads();
       RequestCounter counter = new RequestCounter();
-      Map<String, ReadPath> paths = new LinkedHashMap<>();
+      Map<Peer, ReadPath> paths = new LinkedHashMap<>();
       try {
-        for (String name : PATHS) {
-          paths.put(name, ColdRead.open(name, proxy.uri(), credentials, counter, seekwell));
+        for (Peer path : PATHS) {
+          paths.put(path, path.open(proxy.uri(), credentials, counter, seekwell));
         }
         SoakRun soak =
             new SoakRun(
                 paths,
                 data,
                 versioned,
-                new FreshObjects(admin, Dataset.BUCKET, "soak/fresh-", FRESH_LENGTH),
+                new FreshObjects(admin, Store.BUCKET, "soak/fresh-", FRESH_LENGTH),
                 expected);
         List<SoakSample> samples =
             soak.run(proxy, counter, threads, minutes, sampleMillis, faultFraction);
-        for (Map.Entry<String, ReadPath> path : paths.entrySet()) {
+        for (Map.Entry<Peer, ReadPath> path : paths.entrySet()) {
           path.getValue()
               .seekwellMetrics()
-              .ifPresent(metrics -> SeekwellSettings.requireDiskTier(path.getKey(), metrics));
+              .ifPresent(
+                  metrics -> SeekwellSettings.requireDiskTier(path.getKey().pathName(), metrics));
         }
         SoakReport verdict =
             new SoakReport(
@@ -159,7 +164,7 @@ public final class SoakBenchmark {
       URI endpoint, StaticCredentialsProvider credentials, Dataset data) throws IOException {
     Map<Workload, Long> expected = new LinkedHashMap<>();
     try (ReadPath reference =
-        ColdRead.open("iceberg-default", endpoint, credentials, new RequestCounter(), Map.of())) {
+        Peer.ICEBERG_DEFAULT.open(endpoint, credentials, new RequestCounter(), Map.of())) {
       for (Workload workload : WORKLOADS) {
         expected.put(workload, workload.run(reference, data));
       }

@@ -1,6 +1,7 @@
 package io.seekwell.bench.soak;
 
 import io.seekwell.bench.ProcessResources;
+import io.seekwell.bench.paths.Peer;
 import io.seekwell.bench.paths.ReadPath;
 import io.seekwell.bench.paths.SeekwellPath;
 import io.seekwell.bench.store.RequestCounter;
@@ -64,7 +65,7 @@ final class SoakRun {
   record Tally(
       long reads, long wrong, long failed, long changed, long overwrittenRight, long freshRead) {}
 
-  private final Map<String, ReadPath> paths;
+  private final Map<Peer, ReadPath> paths;
   private final Dataset data;
   private final VersionedObjects versioned;
   private final FreshObjects fresh;
@@ -80,7 +81,7 @@ final class SoakRun {
   private volatile boolean stop;
 
   SoakRun(
-      Map<String, ReadPath> paths,
+      Map<Peer, ReadPath> paths,
       Dataset data,
       VersionedObjects versioned,
       FreshObjects fresh,
@@ -196,7 +197,7 @@ final class SoakRun {
 
   private SoakSample sample(FaultProxy proxy, RequestCounter counter, long start)
       throws IOException, InterruptedException {
-    long cached = paths.get("seekwell") instanceof SeekwellPath core ? core.cachedBytes() : 0;
+    long cached = paths.get(Peer.SEEKWELL) instanceof SeekwellPath core ? core.cachedBytes() : 0;
     long[] counters = new long[COUNTERS.size()];
     for (ReadPath path : paths.values()) {
       Optional<MetricsSnapshot> metrics = path.seekwellMetrics();
@@ -219,14 +220,13 @@ final class SoakRun {
 
   /** One worker: tasks chosen at random until the soak ends; nothing it meets goes uncounted. */
   private void work(SplittableRandom random) {
-    List<String> names = new ArrayList<>(paths.keySet());
+    List<Peer> names = new ArrayList<>(paths.keySet());
     List<Workload> workloads = List.copyOf(expected.keySet());
     while (!stop) {
-      String path = names.get(random.nextInt(names.size()));
+      Peer path = names.get(random.nextInt(names.size()));
       // Iceberg never overwrites a file, and its FileIO declares every file immutable: objects
       // that are overwritten are read through the other two paths.
-      boolean overwritten =
-          !path.equals("seekwell-iceberg") && random.nextInt(workloads.size() + 1) == 0;
+      boolean overwritten = !declaresImmutable(path) && random.nextInt(workloads.size() + 1) == 0;
       Workload workload = overwritten ? null : workloads.get(random.nextInt(workloads.size()));
       String task = overwritten ? "overwritten" : workload.name();
       tasksRun.merge(path + " " + task, 1L, Long::sum);
@@ -263,11 +263,10 @@ final class SoakRun {
    * limit), then deleted.
    */
   private void readFreshObjects() {
-    List<String> names =
-        paths.keySet().stream().filter(name -> !name.equals("seekwell-iceberg")).toList();
+    List<Peer> names = paths.keySet().stream().filter(path -> !declaresImmutable(path)).toList();
     for (long object = 0; !stop; object++) {
       long next = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-      String path = names.get((int) (object % names.size()));
+      Peer path = names.get((int) (object % names.size()));
       tasksRun.merge(path + " fresh", 1L, Long::sum);
       try {
         fresh.write(object);
@@ -310,6 +309,11 @@ final class SoakRun {
         return;
       }
     }
+  }
+
+  /** Whether {@code path} reads through Iceberg's FileIO, which declares every file immutable. */
+  private static boolean declaresImmutable(Peer path) {
+    return path.stack() == Peer.Stack.ICEBERG;
   }
 
   private void failed(String description) {

@@ -7,8 +7,14 @@ import java.nio.file.Path;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
-/** The store a benchmark reads from, as its options name it, and the latency proxy in front. */
+/**
+ * The store a benchmark reads from, as its options name it, the latency proxy in front, and the
+ * bucket the read paths read.
+ */
 public final class Store {
+
+  /** The bucket of the read benchmarks' objects, which every read path reads. */
+  public static final String BUCKET = "seekwell-bench";
 
   private Store() {}
 

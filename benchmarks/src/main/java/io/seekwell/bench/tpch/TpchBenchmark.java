@@ -40,6 +40,12 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 public final class TpchBenchmark {
 
+  /**
+   * The paths as Spark runs them: each name selects the settings of a Spark application in the
+   * {@code benchmarks-spark} module ({@code io.seekwell.bench.spark.TpchPath}), which has its own
+   * list; they are not the read paths of {@link io.seekwell.bench.paths.Peer} ({@code iceberg-aal},
+   * Iceberg's S3FileIO with AAL, is none of them), though some share their names.
+   */
   static final List<String> PATHS =
       List.of(
           "iceberg-default",

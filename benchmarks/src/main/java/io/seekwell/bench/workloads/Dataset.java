@@ -2,6 +2,7 @@ package io.seekwell.bench.workloads;
 
 import io.seekwell.bench.Options;
 import io.seekwell.bench.Progress;
+import io.seekwell.bench.store.Store;
 import io.seekwell.bench.store.Uploads;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -49,7 +50,6 @@ public final class Dataset {
     }
   }
 
-  public static final String BUCKET = "seekwell-bench";
   private static final long SMALL_FILE_ROWS = 6_500;
 
   final String table;
@@ -89,7 +89,7 @@ public final class Dataset {
   /** Generates what is missing in {@code cache} and uploads what is missing in the store. */
   public static Dataset prepare(S3Client admin, Path cache, Scale scale) throws IOException {
     Path dir = Files.createDirectories(cache.resolve(scale.name().toLowerCase(Locale.ROOT)));
-    Uploads.ensureBucket(admin, BUCKET);
+    Uploads.ensureBucket(admin, Store.BUCKET);
     Progress progress =
         Progress.of("preparing the " + scale + " data", () -> Progress.megabytesIn(dir));
     try {
@@ -146,7 +146,7 @@ public final class Dataset {
   private static void upload(S3Client admin, String key, Path file, Map<String, Long> lengths)
       throws IOException {
     long length = Files.size(file);
-    Uploads.putIfMissing(admin, BUCKET, key, length, () -> RequestBody.fromFile(file));
+    Uploads.putIfMissing(admin, Store.BUCKET, key, length, () -> RequestBody.fromFile(file));
     lengths.put(key, length);
   }
 
