@@ -38,7 +38,7 @@ until grep -q "iteration 1 of" "$name.log" 2>/dev/null; do
   kill -0 "$bench" 2>/dev/null || { cat "$name.log"; exit 1; }
   sleep 0.2
 done
-jvm="$(pgrep -f io.seekwell.bench.Benchmark | head -1)"
+jvm="$(pgrep -f io.seekwell.bench.reads.Benchmark | head -1)"
 perf record -F 999 -g -a -o "$name.perf" >/dev/null 2>&1 &
 recorder=$!
 until grep -q "Report written" "$name.log"; do

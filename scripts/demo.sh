@@ -10,4 +10,4 @@ parse_profile "$@"
 if [ "$PROFILE" = faults ]; then echo "The demo runs with --profile s3 or loopback" >&2; exit 2; fi
 build_benchmarks
 start_local_s3 "$PROFILE"
-run_benchmarks_class io.seekwell.bench.Demo "${S3_ARGS[@]}"
+run_benchmarks_class io.seekwell.bench.demo.Demo "${S3_ARGS[@]}"

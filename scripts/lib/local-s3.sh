@@ -29,11 +29,11 @@ run_benchmarks_class() { # CLASS ARGS... (BENCH_JAVA_OPTS: more JVM options, e.g
 }
 
 free_port() {
-  run_benchmarks_class io.seekwell.bench.FreePort
+  run_benchmarks_class io.seekwell.bench.store.FreePort
 }
 
 await_http() { # URL
-  run_benchmarks_class io.seekwell.bench.AwaitHttp "$1"
+  run_benchmarks_class io.seekwell.bench.store.AwaitHttp "$1"
 }
 
 start_local_s3() { # PROFILE [harness-proxy]

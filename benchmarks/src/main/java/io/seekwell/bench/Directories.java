@@ -7,12 +7,12 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /** Local directories the benchmarks make and remove. */
-final class Directories {
+public final class Directories {
 
   private Directories() {}
 
   /** Deletes {@code directory} and everything in it, if it exists. */
-  static void delete(Path directory) throws IOException {
+  public static void delete(Path directory) throws IOException {
     if (!Files.exists(directory)) {
       return;
     }

@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  * declares the names it takes; a name it does not declare, a value missing, or a value of the wrong
  * type ends the run before anything is measured, with a message that names the option. Immutable.
  */
-final class Options {
+public final class Options {
 
   /** The options every program against a store takes: where it is and how to sign in. */
   static final Set<String> STORE = Set.of("endpoint", "access-key", "secret-key", "profile");
@@ -24,7 +24,7 @@ final class Options {
    * What a smoke run's report says in place of its targets ({@code --smoke true}, which {@code
    * bench.sh --quick} passes).
    */
-  static final String SMOKE_NOTE =
+  public static final String SMOKE_NOTE =
       "A smoke run (`--quick`): small data, one iteration. It checks that the benchmark runs;"
           + " its numbers mean nothing, and no target is judged.";
 
@@ -43,7 +43,7 @@ final class Options {
    * @throws IllegalArgumentException on an option {@code program} does not take, or one without a
    *     value
    */
-  static Options parse(String program, Set<String> known, String[] args) {
+  public static Options parse(String program, Set<String> known, String[] args) {
     Set<String> takes = new LinkedHashSet<>(STORE);
     takes.addAll(known);
     Map<String, String> values = new LinkedHashMap<>();
@@ -71,17 +71,17 @@ final class Options {
   }
 
   /** Whether {@code --name} was given. */
-  boolean has(String name) {
+  public boolean has(String name) {
     return values.containsKey(name);
   }
 
   /** The value of {@code --name}, or {@code otherwise}. */
-  String text(String name, String otherwise) {
+  public String text(String name, String otherwise) {
     return values.getOrDefault(name, otherwise);
   }
 
   /** The value of {@code --name}, which the program cannot run without. */
-  String required(String name) {
+  public String required(String name) {
     String value = values.get(name);
     if (value == null) {
       throw new IllegalArgumentException(program + " needs --" + name);
@@ -90,27 +90,27 @@ final class Options {
   }
 
   /** {@code --name} as a whole number, or {@code otherwise}. */
-  int integer(String name, int otherwise) {
+  public int integer(String name, int otherwise) {
     return typed(name, "a whole number", Integer::valueOf, otherwise);
   }
 
   /** {@code --name} as a long whole number, or {@code otherwise}. */
-  long longInteger(String name, long otherwise) {
+  public long longInteger(String name, long otherwise) {
     return typed(name, "a whole number", Long::valueOf, otherwise);
   }
 
   /** {@code --name} as a decimal number, or {@code otherwise}. */
-  double decimal(String name, double otherwise) {
+  public double decimal(String name, double otherwise) {
     return typed(name, "a number", Double::valueOf, otherwise);
   }
 
   /** {@code --name} as {@code true} or {@code false}; {@code false} if not given. */
-  boolean flag(String name) {
+  public boolean flag(String name) {
     return typed(name, "true or false", Options::strictBoolean, false);
   }
 
   /** {@code --name} as a comma-separated list, each entry trimmed and none empty. */
-  List<String> list(String name, String otherwise) {
+  public List<String> list(String name, String otherwise) {
     return Arrays.stream(text(name, otherwise).split(","))
         .map(String::trim)
         .filter(entry -> !entry.isEmpty())
@@ -118,7 +118,7 @@ final class Options {
   }
 
   /** {@code --name} as a comma-separated list of values {@code parse} reads. */
-  <T> List<T> list(String name, String otherwise, String type, Function<String, T> parse) {
+  public <T> List<T> list(String name, String otherwise, String type, Function<String, T> parse) {
     return list(name, otherwise).stream()
         .map(entry -> typedValue(name, entry, type, parse))
         .toList();
@@ -128,12 +128,12 @@ final class Options {
    * What a report says about its targets: the verdicts {@code targets} writes, or, for a smoke run
    * ({@code --smoke true}), that none is judged.
    */
-  String targetsOrSmokeNote(Supplier<String> targets) {
+  public String targetsOrSmokeNote(Supplier<String> targets) {
     return flag("smoke") ? SMOKE_NOTE + "\n" : targets.get();
   }
 
   /** {@code --name} (or {@code otherwise}) as {@code parse} reads it: {@code type} names it. */
-  <T> T value(String name, String otherwise, String type, Function<String, T> parse) {
+  public <T> T value(String name, String otherwise, String type, Function<String, T> parse) {
     return typedValue(name, text(name, otherwise), type, parse);
   }
 

@@ -7,7 +7,7 @@ import java.lang.management.ManagementFactory;
  * garbage collector and the compiler), as the operating system counts it. What every benchmark
  * reports as client CPU; the store and the proxy run in other processes and are not in it.
  */
-final class ProcessCpu {
+public final class ProcessCpu {
 
   private static final com.sun.management.OperatingSystemMXBean OS =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -15,7 +15,7 @@ final class ProcessCpu {
   private ProcessCpu() {}
 
   /** The CPU time this process has used so far, in nanoseconds. */
-  static long nanos() {
+  public static long nanos() {
     return OS.getProcessCpuTime();
   }
 }

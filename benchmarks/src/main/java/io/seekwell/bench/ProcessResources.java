@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** What this JVM holds of the machine now, as the soak benchmark records it every interval. */
-record ProcessResources(
+public record ProcessResources(
     long heapBytes, long directBytes, long residentBytes, int threads, long openFiles) {
 
   private static final long KIB = 1024;
@@ -19,7 +19,7 @@ record ProcessResources(
    * Now; the heap as a full collection left it, so that it is what was reachable rather than what
    * the collector had not looked at yet or the readers allocated since.
    */
-  static ProcessResources sample() throws IOException {
+  public static ProcessResources sample() throws IOException {
     System.gc();
     long heap =
         ManagementFactory.getMemoryPoolMXBeans().stream()
@@ -45,7 +45,7 @@ record ProcessResources(
   }
 
   /** The resident set of the process {@code pid}; -1 where there is none. */
-  static long residentBytes(long pid) throws IOException {
+  public static long residentBytes(long pid) throws IOException {
     return residentBytes(Path.of("/proc", Long.toString(pid), "status"));
   }
 

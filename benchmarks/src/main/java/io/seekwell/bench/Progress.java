@@ -15,7 +15,7 @@ import java.util.stream.Stream;
  * Says every 10 s how far a long step (generating data, uploading it) has come, so that no step of
  * the demo or a benchmark is silent for long. Closing stops it.
  */
-final class Progress implements AutoCloseable {
+public final class Progress implements AutoCloseable {
 
   private static final long EVERY_SECONDS = 10;
 
@@ -44,12 +44,12 @@ final class Progress implements AutoCloseable {
   }
 
   /** Reports {@code step} with {@code howFar} every 10 s until closed. */
-  static Progress of(String step, Supplier<String> howFar) {
+  public static Progress of(String step, Supplier<String> howFar) {
     return new Progress(step, howFar);
   }
 
   /** How many MB the files in {@code directory} hold now. */
-  static String megabytesIn(Path directory) {
+  public static String megabytesIn(Path directory) {
     try (Stream<Path> files = Files.list(directory)) {
       long bytes =
           files

@@ -8,7 +8,7 @@ import java.lang.management.ManagementFactory;
  * leave the proxy and the server moving the rest of the object for seconds, which would otherwise
  * slow down whichever path runs next.
  */
-final class Quiet {
+public final class Quiet {
 
   /** System CPU load below which the machine counts as quiet. */
   private static final double IDLE_LOAD = 0.15;
@@ -24,7 +24,7 @@ final class Quiet {
    *
    * @return the milliseconds waited
    */
-  static long await() throws InterruptedException {
+  public static long await() throws InterruptedException {
     OperatingSystemMXBean os = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
     long start = System.nanoTime();
     int quietSamples = 0;

@@ -13,22 +13,22 @@ import java.util.Map;
  * (the workload, the clock, the counted requests and bytes) is the caller's {@link Measurement}.
  * Runs on the calling thread; not thread-safe.
  */
-final class Runner {
+public final class Runner {
 
   /** One measurement of a path; {@code round} is 0 or less for a warm-up. */
   @FunctionalInterface
-  interface Measurement<S> {
+  public interface Measurement<S> {
     S measure(String path, int round) throws IOException, InterruptedException;
   }
 
   /** Told of a path whose measurement failed; the path is then not measured again. */
   @FunctionalInterface
-  interface Failures {
+  public interface Failures {
     void failed(String path, Exception error);
   }
 
   /** In which order a round measures the paths. */
-  enum Order {
+  public enum Order {
     /** As given, every round. */
     AS_GIVEN,
     /** Rotated by one every round, so that no path always follows the same one. */
@@ -41,7 +41,7 @@ final class Runner {
   private final Order order;
 
   /** {@code warmups} unmeasured rounds then {@code rounds} measured ones over {@code paths}. */
-  Runner(List<String> paths, int warmups, int rounds, Order order) {
+  public Runner(List<String> paths, int warmups, int rounds, Order order) {
     this.paths = List.copyOf(paths);
     this.warmups = warmups;
     this.rounds = rounds;
@@ -52,7 +52,7 @@ final class Runner {
    * Runs every round; the measured samples per path, in the order of the paths given. A failed
    * measurement ends the run.
    */
-  <S> Map<String, List<S>> run(Measurement<S> measurement)
+  public <S> Map<String, List<S>> run(Measurement<S> measurement)
       throws IOException, InterruptedException {
     return run(measurement, null);
   }
@@ -62,7 +62,7 @@ final class Runner {
    * measurement fails with an {@link IOException} or a {@link RuntimeException} is told to {@code
    * failures} (if not null; else the run ends) and left out of the rounds to come and the result.
    */
-  <S> Map<String, List<S>> run(Measurement<S> measurement, Failures failures)
+  public <S> Map<String, List<S>> run(Measurement<S> measurement, Failures failures)
       throws IOException, InterruptedException {
     List<String> running = new ArrayList<>(paths);
     Map<String, List<S>> measured = new LinkedHashMap<>();

@@ -1,0 +1,254 @@
+package io.seekwell.bench.soak;
+
+import io.seekwell.bench.soak.SoakSample.Resource;
+import java.awt.Color;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * The soak benchmark's report and verdict: a row per interval, whether each resource grew after the
+ * warm-up, and every wrong or failed read. A resource grew if the least-squares line through its
+ * intervals after the warm-up rises over them by more than its allowance ({@link
+ * Resource#allowance}): a slope, so that one peak does not fail a run and a slow leak does.
+ */
+final class SoakReport {
+
+  /** How the soak ran. */
+  record Settings(
+      Map<String, String> seekwell,
+      double warmupMinutes,
+      int threads,
+      double faultFraction,
+      int versionedObjects,
+      int versionedLength) {}
+
+  private final List<SoakSample> samples;
+  private final SoakRun.Tally tally;
+  private final List<String> failures;
+  private final Settings settings;
+
+  SoakReport(
+      List<SoakSample> samples, SoakRun.Tally tally, List<String> failures, Settings settings) {
+    this.samples = samples;
+    this.tally = tally;
+    this.failures = failures;
+    this.settings = settings;
+  }
+
+  /** What makes the run fail: wrong bytes, failed reads, a resource that grew. */
+  List<String> broken() {
+    List<String> broken = new ArrayList<>();
+    if (tally.wrong() > 0) {
+      broken.add(tally.wrong() + " reads returned wrong bytes");
+    }
+    if (tally.failed() > 0) {
+      broken.add(tally.failed() + " reads failed");
+    }
+    if (tally.overwrittenRight() == 0) {
+      broken.add("no read of an overwritten object succeeded");
+    }
+    if (tally.freshRead() == 0) {
+      broken.add("no new object was read");
+    }
+    if (judged().size() < 3) {
+      broken.add("fewer than 3 intervals after the warm-up: nothing to judge growth by");
+    }
+    growth().values().stream().filter(verdict -> verdict.startsWith("grew")).forEach(broken::add);
+    return broken;
+  }
+
+  /** The intervals after the warm-up, while the workers ran (not the sample after they ended). */
+  private List<SoakSample> judged() {
+    return samples.subList(0, samples.size() - 1).stream()
+        .filter(sample -> sample.minutes() >= settings.warmupMinutes())
+        .toList();
+  }
+
+  /** Each resource's verdict: flat or grew, with its rise over the judged intervals. */
+  Map<Resource, String> growth() {
+    Map<Resource, String> verdicts = new EnumMap<>(Resource.class);
+    List<SoakSample> judged = judged();
+    if (judged.size() < 3) {
+      return verdicts;
+    }
+    double[] minutes = judged.stream().mapToDouble(SoakSample::minutes).toArray();
+    double span = minutes[minutes.length - 1] - minutes[0];
+    for (Resource resource : Resource.values()) {
+      double[] levels = judged.stream().mapToDouble(resource::of).toArray();
+      double mean = Arrays.stream(levels).average().orElse(0);
+      double rise = slope(minutes, levels) * span;
+      double allowed = resource.allowance(mean);
+      verdicts.put(
+          resource,
+          String.format(
+              Locale.ROOT,
+              "%s %s: %+.1f over %.1f minutes after the warm-up, around %.0f (allowed %.0f)",
+              rise > allowed ? "grew" : "flat",
+              resource.label,
+              rise,
+              span,
+              mean,
+              allowed));
+    }
+    return verdicts;
+  }
+
+  /** The least-squares slope of {@code y} over {@code x}. */
+  private static double slope(double[] x, double[] y) {
+    double meanX = Arrays.stream(x).average().orElse(0);
+    double meanY = Arrays.stream(y).average().orElse(0);
+    double covariance = 0;
+    double variance = 0;
+    for (int i = 0; i < x.length; i++) {
+      covariance += (x[i] - meanX) * (y[i] - meanY);
+      variance += (x[i] - meanX) * (x[i] - meanX);
+    }
+    return variance == 0 ? 0 : covariance / variance;
+  }
+
+  String markdown() {
+    StringBuilder out = new StringBuilder();
+    SoakSample last = samples.get(samples.size() - 1);
+    out.append("# Soak benchmark\n\n")
+        .append(
+            String.format(
+                Locale.ROOT,
+                "Run on %s: %d cores, Java %s. %.0f minutes (%.1f of warm-up), %d threads reading"
+                    + " through Seekwell's factory, its Iceberg FileIO and its S3A stream factory,"
+                    + " one long-lived instance each, the disk tier on in one directory; the"
+                    + " emulated S3 network (25 ms to the first byte, 90 MB/s per connection) with"
+                    + " %.0f %% of the connections faulted (stall before headers, stall in the"
+                    + " body, FIN, RST, a slow first byte: one kind per interval, in turn); every 5"
+                    + " seconds two requests answered 503 SlowDown and one of %d objects of %d KiB"
+                    + " overwritten. The workloads: Parquet projections and full scans"
+                    + " (parquet-java, vectored reads), small Parquet files, a task group,"
+                    + " sequential and random reads of the raw file, ORC, and four random ranges of"
+                    + " an overwritten object in one stream; and every second a new object of 256"
+                    + " KiB, read whole once (through Seekwell's factory and its S3A stream factory"
+                    + " in turn) and deleted, so that what a path keeps per object read would"
+                    + " grow. Every read is checked: a workload"
+                    + " against the checksum of Iceberg's own S3FileIO reading the store directly,"
+                    + " an overwritten object's ranges against the versions written, all four of"
+                    + " one version.%n%n",
+                LocalDate.now(),
+                Runtime.getRuntime().availableProcessors(),
+                System.getProperty("java.version"),
+                last.minutes(),
+                settings.warmupMinutes(),
+                settings.threads(),
+                settings.faultFraction() * 100,
+                settings.versionedObjects(),
+                settings.versionedLength() / 1024))
+        .append("Seekwell's settings, on all three paths: `")
+        .append(settings.seekwell())
+        .append("`.\n\n")
+        .append("Reproduce: `./scripts/bench.sh --profile soak --minutes ")
+        .append(String.format(Locale.ROOT, "%.0f", last.minutes()))
+        .append("`\n\n")
+        .append(
+            "Heap is what a full collection left; direct memory is the JVM's direct buffers (the"
+                + " disk tier's mapped files, bounded by their count, are in the resident set);"
+                + " connections are those the proxy holds; the disk tier's size is what `du`"
+                + " counts; cached is the core factory's block cache. The counters are the core"
+                + " and Iceberg paths' (S3A's stream factory reports to S3A's own statistics),"
+                + " the last row is taken once the workers ended.\n\n");
+    out.append(
+        "| minute | reads | wrong | failed | GETs | retries | hedges | stall cuts | resumes"
+            + " | disk hits | other slots' hits | heap MB | direct MB | RSS MB | threads"
+            + " | open files | connections | disk tier MB | cached MB |\n");
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (SoakSample sample : samples) {
+      long[] counters = sample.counters();
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %.1f | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %.0f | %.0f | %.0f"
+                  + " | %d | %d | %d | %.0f | %.0f |%n",
+              sample.minutes(),
+              sample.reads(),
+              sample.wrong(),
+              sample.failed(),
+              sample.gets(),
+              counters[0],
+              counters[1],
+              counters[2],
+              counters[3],
+              counters[4],
+              counters[5],
+              Resource.HEAP.of(sample),
+              Resource.DIRECT.of(sample),
+              Resource.RESIDENT.of(sample),
+              sample.process().threads(),
+              sample.process().openFiles(),
+              sample.connections(),
+              Resource.DISK.of(sample),
+              Resource.CACHED.of(sample)));
+    }
+    out.append("\n## Verdict\n\n");
+    List<String> broken = broken();
+    out.append(
+            broken.isEmpty()
+                ? "Passed: no wrong byte, no failed read, nothing grew."
+                : "**Failed**: " + String.join("; ", broken))
+        .append(
+            String.format(
+                Locale.ROOT,
+                " %d reads checked, %d wrong, %d failed; %d reads of overwritten objects right,"
+                    + " %d streams failed with ObjectChangedException as their object changed"
+                    + " under them (as documented: a stream never mixes versions); %d new objects"
+                    + " read once; the latency proxy restarted %d times between tasks (it keeps"
+                    + " the rest of abandoned responses).%n%n",
+                tally.reads(),
+                tally.wrong(),
+                tally.failed(),
+                tally.overwrittenRight(),
+                tally.changed(),
+                tally.freshRead(),
+                tally.proxyRestarts()));
+    growth().values().forEach(verdict -> out.append("- ").append(verdict).append('\n'));
+    if (!failures.isEmpty()) {
+      out.append("\nWrong and failed reads (the first 50):\n\n");
+      failures.forEach(failure -> out.append("- ").append(failure).append('\n'));
+    }
+    return out.toString();
+  }
+
+  /**
+   * Writes the report to {@code markdown} and its chart beside it (the same name, {@code .png}).
+   */
+  void write(Path markdown) throws IOException {
+    Path png = markdown.resolveSibling(markdown.getFileName().toString().replace(".md", ".png"));
+    Files.writeString(
+        markdown, markdown() + "\n![Resources over the run](" + png.getFileName() + ")\n");
+    System.setProperty("java.awt.headless", "true");
+    XYChart chart =
+        new XYChartBuilder()
+            .width(900)
+            .height(500)
+            .title("Resources over the soak (heap after a full collection)")
+            .xAxisTitle("minutes")
+            .yAxisTitle("MB, or count")
+            .build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+    chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+    chart.getStyler().setChartBackgroundColor(Color.WHITE);
+    double[] minutes = samples.stream().mapToDouble(SoakSample::minutes).toArray();
+    for (Resource resource : Resource.values()) {
+      chart.addSeries(
+          resource.label, minutes, samples.stream().mapToDouble(resource::of).toArray());
+    }
+    BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+  }
+}

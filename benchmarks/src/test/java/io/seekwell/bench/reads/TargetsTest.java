@@ -1,0 +1,93 @@
+package io.seekwell.bench.reads;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.bench.workloads.Sample;
+import io.seekwell.bench.workloads.Workload;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TargetsTest {
+
+  private static final String DISK_TARGET =
+      "Disk tier on and cold, every workload ≤ 1.03 × the same path without it";
+
+  @Test
+  void aColdDiskTierMoreThanThreePercentSlowerInOneWorkloadMissesItsTarget() {
+    Map<Workload, Map<String, List<Sample>>> results = new LinkedHashMap<>();
+    results.put(Workload.W1, paths("seekwell-iceberg", 1.00, "seekwell-iceberg@disk", 1.02));
+    results.put(Workload.W3, paths("seekwell-iceberg", 4.00, "seekwell-iceberg@disk", 4.20));
+
+    String report = Targets.markdown(results, 1, 1, false);
+
+    assertTrue(
+        report.contains(DISK_TARGET + ": **missed** in W3 seekwell-iceberg@disk (1.05×)"), report);
+    assertTrue(report.contains("W1 seekwell-iceberg@disk (1.02×)"), report);
+  }
+
+  @Test
+  void aColdDiskTierWithinThreePercentEverywhereMeetsItsTarget() {
+    Map<Workload, Map<String, List<Sample>>> results = new LinkedHashMap<>();
+    results.put(Workload.W5, paths("seekwell-iceberg", 2.00, "seekwell-iceberg@disk", 2.06));
+
+    assertTrue(Targets.markdown(results, 1, 1, false).contains(DISK_TARGET + ": **met**"));
+  }
+
+  @Test
+  void aRunWithoutADiskPathSaysTheTargetWasNotMeasured() {
+    Map<Workload, Map<String, List<Sample>>> results = new LinkedHashMap<>();
+    results.put(Workload.W5, paths("seekwell-iceberg", 2.00));
+
+    assertTrue(Targets.markdown(results, 1, 1, false).contains(DISK_TARGET + ": not measured"));
+  }
+
+  @Test
+  void aSeekwellPathUsingMoreCpuThanItsStacksMostFrugalPeerMissesTheCpuTarget() {
+    Map<Workload, Map<String, List<Sample>>> results = new LinkedHashMap<>();
+    results.put(
+        Workload.W5,
+        cpu("aal", 0.30, "s3a-classic", 0.40, "seekwell-s3a", 0.60, "seekwell@no-latency", 9.0));
+    results.put(Workload.W6, cpu("aal", 0.20, "iceberg-default", 0.50, "seekwell-iceberg", 0.45));
+
+    String report = Targets.markdown(results, 1, 1, false);
+
+    assertTrue(
+        report.contains(
+            "Every workload, each Seekwell path's client CPU ≤ the most frugal peer's of its stack:"
+                + " **missed** in W5 seekwell-s3a (1.50×)\n"),
+        report);
+  }
+
+  @Test
+  void aSeekwellPathAtItsStacksMostFrugalPeerMeetsTheCpuTarget() {
+    Map<Workload, Map<String, List<Sample>>> results = new LinkedHashMap<>();
+    results.put(Workload.W6, cpu("aal", 0.20, "iceberg-default", 0.50, "seekwell-iceberg", 0.50));
+
+    assertTrue(
+        Targets.markdown(results, 1, 1, false)
+            .contains("client CPU ≤ the most frugal peer's of its stack: **met**"));
+  }
+
+  /** Alternating path name and client CPU seconds, each taking one second. */
+  private static Map<String, List<Sample>> cpu(Object... values) {
+    Map<String, List<Sample>> byPath = new LinkedHashMap<>();
+    for (int i = 0; i < values.length; i += 2) {
+      double cpu = ((Number) values[i + 1]).doubleValue();
+      byPath.put((String) values[i], List.of(new Sample(1, cpu, 10, 0, 1 << 20, 1 << 26, 7, -1)));
+    }
+    return byPath;
+  }
+
+  /** Alternating path name and seconds. */
+  private static Map<String, List<Sample>> paths(Object... values) {
+    Map<String, List<Sample>> byPath = new LinkedHashMap<>();
+    for (int i = 0; i < values.length; i += 2) {
+      double seconds = ((Number) values[i + 1]).doubleValue();
+      byPath.put(
+          (String) values[i], List.of(new Sample(seconds, 1, 10, 0, 1 << 20, 1 << 26, 7, -1)));
+    }
+    return byPath;
+  }
+}
