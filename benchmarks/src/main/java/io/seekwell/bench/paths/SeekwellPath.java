@@ -10,23 +10,26 @@ import io.seekwell.S3URI;
 import io.seekwell.common.metrics.MetricsSnapshot;
 import io.seekwell.parquet.connector.SeekwellInputFile;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.ToLongFunction;
 import org.apache.parquet.io.InputFile;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 
 /**
  * Seekwell with its defaults over a Netty {@link S3AsyncClient}; like Iceberg and S3A, it opens
- * with the length the caller knows (no HEAD).
+ * with the length the caller knows (no HEAD). Thread-safe, as its factory is: streams and task
+ * announcements may be made on many threads; closing it closes every announcement and the factory.
  */
 public final class SeekwellPath implements ReadPath {
 
   private final String bucket;
   private final S3AsyncClient s3;
   private final S3SeekableInputStreamFactory factory;
-  private final List<Announcement> announcements = new ArrayList<>();
+  // Tasks on several threads announce at once (the soak's workers share one path).
+  private final Queue<Announcement> announcements = new ConcurrentLinkedQueue<>();
 
   SeekwellPath(S3AsyncClient s3, String bucket, S3SeekableInputStreamConfiguration configuration) {
     this.bucket = bucket;
