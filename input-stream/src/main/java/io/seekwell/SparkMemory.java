@@ -1,7 +1,9 @@
 package io.seekwell;
 
 import io.seekwell.PhysicalIOConfiguration.JvmBudget;
-import java.lang.reflect.Method;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -63,29 +65,52 @@ final class SparkMemory implements EngineMemory {
     return Math.max(FLOOR, (long) (userMemory / 2));
   }
 
-  /** The running Spark's {@code spark.memory.fraction}; empty if no Spark runs in this JVM. */
+  /**
+   * The running Spark's {@code spark.memory.fraction}; empty if no Spark runs in this JVM. Each
+   * method is looked up alone: listing a Spark class's methods (as {@link Class#getMethod} does)
+   * loads every type their signatures name, and one of Spark 4.3's {@code SparkEnv} methods takes a
+   * protobuf message whose protobuf classes Spark's distribution does not ship.
+   */
   private static Optional<Double> runningSparksMemoryFraction() {
     Class<?> env;
+    Class<?> sparkConf;
     try {
-      env = Class.forName("org.apache.spark.SparkEnv", false, SparkMemory.class.getClassLoader());
+      ClassLoader loader = SparkMemory.class.getClassLoader();
+      env = Class.forName("org.apache.spark.SparkEnv", false, loader);
+      sparkConf = Class.forName("org.apache.spark.SparkConf", false, loader);
     } catch (ClassNotFoundException | LinkageError e) {
       return Optional.empty();
     }
     try {
-      Object running = env.getMethod("get").invoke(null);
+      MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+      Object running = lookup.findStatic(env, "get", MethodType.methodType(env)).invoke();
       if (running == null) {
         return Optional.empty();
       }
-      Object conf = env.getMethod("conf").invoke(running);
-      Method getDouble = conf.getClass().getMethod("getDouble", String.class, double.class);
+      Object conf =
+          lookup.findVirtual(env, "conf", MethodType.methodType(sparkConf)).invoke(running);
+      MethodHandle getDouble =
+          lookup.findVirtual(
+              sparkConf,
+              "getDouble",
+              MethodType.methodType(double.class, String.class, double.class));
       return Optional.of(
-          (Double) getDouble.invoke(conf, "spark.memory.fraction", DEFAULT_FRACTION));
+          (double) getDouble.invoke(conf, "spark.memory.fraction", DEFAULT_FRACTION));
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-      LOG.warn(
-          "Spark's classes are on the class path, but its spark.memory.fraction could not be read"
-              + " ({}); Seekwell's memory budget follows the heap alone",
-          e.toString());
-      return Optional.empty();
+      unreadable(e);
+    } catch (Error e) {
+      throw e;
+    } catch (Throwable e) {
+      // Neither of the three methods declares a checked exception.
+      unreadable(e);
     }
+    return Optional.empty();
+  }
+
+  private static void unreadable(Throwable e) {
+    LOG.warn(
+        "Spark's classes are on the class path, but its spark.memory.fraction could not be read"
+            + " ({}); Seekwell's memory budget follows the heap alone",
+        e.toString());
   }
 }
