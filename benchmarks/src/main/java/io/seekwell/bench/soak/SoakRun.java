@@ -18,6 +18,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,6 +29,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.Collectors;
 
 /**
  * One soak: its workers, the faults and overwrites it makes, and its sampling. Workers pick a path
@@ -186,6 +188,7 @@ final class SoakRun {
     samples.add(sample(proxy, counter, start));
     System.out.println(
         "... tasks run: " + tasksRun + "; new objects read once: " + freshRead.get());
+    System.out.println("... live threads by name, once the workers ended: " + threadsByName());
     return samples;
   }
 
@@ -227,6 +230,20 @@ final class SoakRun {
                 + Arrays.toString(worker.getStackTrace()));
       }
     }
+  }
+
+  /** The JVM's live threads counted by name with their numbers left out, most first. */
+  private static Map<String, Long> threadsByName() {
+    Map<String, Long> counts =
+        Thread.getAllStackTraces().keySet().stream()
+            .collect(
+                Collectors.groupingBy(
+                    thread -> thread.getName().replaceAll("[0-9]+", "#"), Collectors.counting()));
+    Map<String, Long> sorted = new LinkedHashMap<>();
+    counts.entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .forEach(entry -> sorted.put(entry.getKey(), entry.getValue()));
+    return sorted;
   }
 
   private static void print(SoakSample sample) {
