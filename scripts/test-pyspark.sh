@@ -22,24 +22,29 @@ bundle="$HOME/.m2/repository/io/seekwell/seekwell-hadoop-bundle/$project_version
 [ -f "$bundle" ] || { echo "No $bundle: install the bundles first (./mvnw install -pl bundles/hadoop -am -DskipTests)" >&2; exit 1; }
 
 if [ ! -x "$distribution/deps/bin/spark-submit" ]; then
+  # Unpacked beside the cache and moved in whole, so that an interrupted run leaves nothing half
+  # there.
   mkdir -p "$cache"
-  sdist="$(curl -fsS https://pypi.org/pypi/pyspark/json | python3 -c '
+  sdist="$(curl -fsS --retry 3 https://pypi.org/pypi/pyspark/json | python3 -c '
 import json, sys
 files = json.load(sys.stdin)["releases"]["'"$PYSPARK_VERSION"'"]
 sdist = [f for f in files if f["packagetype"] == "sdist"][0]
 print(sdist["digests"]["sha256"], sdist["url"].split("/packages/", 1)[1])')"
   echo "... downloading pyspark $PYSPARK_VERSION from PyPI (456 MB, once)"
-  curl -fsSL -o "$cache/pyspark-$PYSPARK_VERSION.tar.gz" \
+  curl -fsSL --retry 3 -o "$cache/pyspark-$PYSPARK_VERSION.tar.gz" \
     "https://files.pythonhosted.org/packages/${sdist#* }"
   echo "${sdist%% *}  $cache/pyspark-$PYSPARK_VERSION.tar.gz" | sha256sum -c --quiet
-  tar xzf "$cache/pyspark-$PYSPARK_VERSION.tar.gz" -C "$cache"
-  rm "$cache/pyspark-$PYSPARK_VERSION.tar.gz"
+  unpacked="$(mktemp -d "$cache/unpacking.XXXXXX")"
+  tar xzf "$cache/pyspark-$PYSPARK_VERSION.tar.gz" -C "$unpacked"
+  rm -rf "$distribution"
+  mv "$unpacked/pyspark-$PYSPARK_VERSION" "$distribution"
+  rm -rf "$unpacked" "$cache/pyspark-$PYSPARK_VERSION.tar.gz"
 fi
 
 work="$(mktemp -d)"
 pids=()
 cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in ${pids[@]+"${pids[@]}"}; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   rm -rf "$work"
 }
@@ -78,7 +83,8 @@ done
 echo "... PySpark $PYSPARK_VERSION ($distribution), hadoop-aws $HADOOP_VERSION, $(basename "$bundle")"
 export SPARK_HOME="$distribution/deps"
 export PYSPARK_PYTHON=python3
-export PYTHONPATH="$distribution/lib/pyspark.zip:$(ls "$distribution"/lib/py4j-*-src.zip)"
+py4j="$(ls "$distribution"/lib/py4j-*-src.zip)"
+export PYTHONPATH="$distribution/lib/pyspark.zip:$py4j"
 # Spark's own log (INFO) goes to a file; the job's lines (...) and any failure to the console.
 "$SPARK_HOME/bin/spark-submit" \
   --master 'local-cluster[2,1,1024]' \

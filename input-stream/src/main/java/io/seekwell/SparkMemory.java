@@ -101,7 +101,7 @@ final class SparkMemory implements EngineMemory {
     } catch (Error e) {
       throw e;
     } catch (Throwable e) {
-      // Neither of the three methods declares a checked exception.
+      // None of the three methods declares a checked exception.
       unreadable(e);
     }
     return Optional.empty();

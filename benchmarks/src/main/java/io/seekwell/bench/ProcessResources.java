@@ -5,6 +5,7 @@ import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryType;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -54,7 +55,12 @@ public record ProcessResources(
     if (!Files.exists(status)) {
       return -1;
     }
-    List<String> lines = Files.readAllLines(status);
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(status);
+    } catch (NoSuchFileException e) {
+      return -1; // the process ended
+    }
     for (String line : lines) {
       if (line.startsWith("VmRSS:")) {
         return Long.parseLong(line.replaceAll("[^0-9]", "")) * KIB;

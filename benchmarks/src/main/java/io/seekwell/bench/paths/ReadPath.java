@@ -34,16 +34,24 @@ public interface ReadPath extends Closeable {
   }
 
   /**
-   * Parquet input files over {@code keys}, all made before any is read, as an engine's task names
-   * its files before it reads them (Spark's Iceberg reader creates its task's input files first).
+   * A task over {@code keys}: its Parquet input files, all made before any is read, as an engine's
+   * task names its files before it reads them (Spark's Iceberg reader creates its task's input
+   * files first). Closing the task ends it (a path that announced the files withdraws them).
    */
-  default List<InputFile> taskFiles(List<String> keys, ToLongFunction<String> lengths)
-      throws IOException {
+  default Task task(List<String> keys, ToLongFunction<String> lengths) throws IOException {
     List<InputFile> files = new ArrayList<>(keys.size());
     for (String key : keys) {
       files.add(parquetFile(key, lengths.applyAsLong(key)));
     }
-    return files;
+    return new Task(files, () -> {});
+  }
+
+  /** A task's input files, and what closing the task does. */
+  record Task(List<InputFile> files, Closeable end) implements Closeable {
+    @Override
+    public void close() throws IOException {
+      end.close();
+    }
   }
 
   /** Seekwell's counters, for a path that reads through a Seekwell factory it can reach. */

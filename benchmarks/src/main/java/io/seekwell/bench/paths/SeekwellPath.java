@@ -12,24 +12,20 @@ import io.seekwell.parquet.connector.SeekwellInputFile;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.ToLongFunction;
 import org.apache.parquet.io.InputFile;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 
 /**
  * Seekwell with its defaults over a Netty {@link S3AsyncClient}; like Iceberg and S3A, it opens
- * with the length the caller knows (no HEAD). Thread-safe, as its factory is: streams and task
- * announcements may be made on many threads; closing it closes every announcement and the factory.
+ * with the length the caller knows (no HEAD). Thread-safe, as its factory is: streams and tasks may
+ * be made on many threads.
  */
 public final class SeekwellPath implements ReadPath {
 
   private final String bucket;
   private final S3AsyncClient s3;
   private final S3SeekableInputStreamFactory factory;
-  // Tasks on several threads announce at once (the soak's workers share one path).
-  private final Queue<Announcement> announcements = new ConcurrentLinkedQueue<>();
 
   SeekwellPath(S3AsyncClient s3, String bucket, S3SeekableInputStreamConfiguration configuration) {
     this.bucket = bucket;
@@ -50,16 +46,23 @@ public final class SeekwellPath implements ReadPath {
     return SeekwellInputFile.of(factory, S3URI.of(bucket, key), length);
   }
 
-  /** Announces the files to the factory first, as an engine that knows its task's files would. */
+  /**
+   * Announces the files to the factory first, as an engine that knows its task's files would;
+   * closing the task closes the announcement.
+   */
   @Override
-  public List<InputFile> taskFiles(List<String> keys, ToLongFunction<String> lengths)
-      throws IOException {
-    announcements.add(
+  public Task task(List<String> keys, ToLongFunction<String> lengths) throws IOException {
+    Announcement announcement =
         factory.announce(
             keys.stream()
                 .map(key -> AnnouncedObject.of(S3URI.of(bucket, key), lengths.applyAsLong(key)))
-                .toList()));
-    return ReadPath.super.taskFiles(keys, lengths);
+                .toList());
+    try {
+      return new Task(ReadPath.super.task(keys, lengths).files(), announcement::close);
+    } catch (IOException | RuntimeException e) {
+      announcement.close();
+      throw e;
+    }
   }
 
   /** The bytes the factory's block cache holds now. */
@@ -74,7 +77,6 @@ public final class SeekwellPath implements ReadPath {
 
   @Override
   public void close() {
-    announcements.forEach(Announcement::close);
     factory.close();
     s3.close();
   }

@@ -97,8 +97,8 @@ final class SoakRun {
   private final List<String> failures = new CopyOnWriteArrayList<>();
   private final Map<String, Long> tasksRun = new ConcurrentHashMap<>();
   // Each worker's task holds a read lock; restarting the latency proxy takes the write lock, so it
-  // happens between tasks, never under a read. Fair, so that a waiting restart holds back new
-  // tasks.
+  // happens between tasks (the factories' own background GETs may still be cut, and are retried).
+  // Fair, so that a waiting restart holds back new tasks.
   private final ReentrantReadWriteLock betweenTasks = new ReentrantReadWriteLock(true);
   private final Optional<ToxiproxyServer> latencyProxy;
   private long proxyRestarts;
@@ -193,14 +193,18 @@ final class SoakRun {
   }
 
   /**
-   * Restarts the latency proxy between tasks if it holds more than {@link #PROXY_RESIDENT_LIMIT}.
-   * The clients' pooled connections to it break; their next requests retry on new ones.
+   * Restarts the latency proxy between tasks if it holds more than {@link #PROXY_RESIDENT_LIMIT} or
+   * has ended. The clients' pooled connections to it break; their next requests retry on new ones.
    */
   private void restartBloatedProxy() throws IOException, InterruptedException {
-    if (latencyProxy.isEmpty() || latencyProxy.get().residentBytes() <= PROXY_RESIDENT_LIMIT) {
+    if (latencyProxy.isEmpty()) {
       return;
     }
     long resident = latencyProxy.get().residentBytes();
+    boolean alive = latencyProxy.get().alive();
+    if (alive && resident <= PROXY_RESIDENT_LIMIT) {
+      return;
+    }
     if (!betweenTasks.writeLock().tryLock(END_MINUTES, TimeUnit.MINUTES)) {
       throw new IllegalStateException(
           "The tasks under way did not end within " + END_MINUTES + " minutes");
@@ -213,8 +217,10 @@ final class SoakRun {
     }
     System.out.printf(
         Locale.ROOT,
-        "... the latency proxy held %.0f MB of abandoned responses: restarted between tasks%n",
-        resident / 1e6);
+        "... the latency proxy %s: restarted between tasks%n",
+        alive
+            ? String.format(Locale.ROOT, "held %.0f MB of abandoned responses", resident / 1e6)
+            : "had ended");
   }
 
   private void awaitWorkers(List<Thread> workers) throws InterruptedException {
@@ -368,12 +374,13 @@ final class SoakRun {
                 + " failed: "
                 + Store.rootMessage(e, 300));
       } finally {
+        betweenTasks.readLock().unlock();
+        // The object is deleted on the store directly, not through the proxy.
         try {
           fresh.delete(object);
         } catch (RuntimeException e) {
           failed("new object " + fresh.key(object) + " not deleted: " + Store.rootMessage(e, 300));
         }
-        betweenTasks.readLock().unlock();
       }
       try {
         TimeUnit.NANOSECONDS.sleep(Math.max(0, next - System.nanoTime()));

@@ -65,7 +65,15 @@ public final class ToxiproxyServer implements AutoCloseable {
     launch();
   }
 
-  /** The server process's resident set now: what it holds of the rest of aborted responses. */
+  /** Whether the server process runs. */
+  public synchronized boolean alive() {
+    return process != null && process.isAlive();
+  }
+
+  /**
+   * The server process's resident set now, what it holds of the rest of aborted responses; -1 if it
+   * has ended.
+   */
   public synchronized long residentBytes() throws IOException {
     return process == null ? 0 : ProcessResources.residentBytes(process.pid());
   }

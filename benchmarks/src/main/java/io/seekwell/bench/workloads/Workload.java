@@ -115,8 +115,10 @@ public enum Workload {
     @Override
     public long run(ReadPath path, Dataset data) throws IOException {
       long checksum = 0;
-      for (InputFile file : path.taskFiles(data.smallTables, data::length)) {
-        checksum = checksum * 31 + ParquetProjection.scan(file, ALL);
+      try (ReadPath.Task task = path.task(data.smallTables, data::length)) {
+        for (InputFile file : task.files()) {
+          checksum = checksum * 31 + ParquetProjection.scan(file, ALL);
+        }
       }
       return checksum;
     }
