@@ -37,7 +37,7 @@ public final class SeekwellSettings {
   }
 
   /** Seekwell's configuration of {@code settings}. */
-  static S3SeekableInputStreamConfiguration configuration(Map<String, String> settings) {
+  public static S3SeekableInputStreamConfiguration configuration(Map<String, String> settings) {
     return S3SeekableInputStreamConfiguration.fromConfiguration(
         ConnectorConfiguration.of(settings));
   }

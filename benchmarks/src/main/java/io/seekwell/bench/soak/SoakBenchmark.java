@@ -1,5 +1,6 @@
 package io.seekwell.bench.soak;
 
+import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.bench.Directories;
 import io.seekwell.bench.Options;
 import io.seekwell.bench.paths.Peer;
@@ -17,6 +18,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,8 +39,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  * {@code --sample-seconds} it records the process's heap (after a full collection), direct and
  * mapped memory, resident set, threads, open files, the connections the proxy holds, the disk
  * tier's size and the bytes the core factory caches; after the first {@code --warmup-minutes} none
- * may grow ({@link SoakReport}), while a new object is read once every second and never again. Ends
- * with an error on any wrong byte, failed read or growth.
+ * may grow ({@link SoakReport}), while a new object is read once every second and never again.
+ * Twice, at the warm-up's end and at the end, no task runs for {@code --idle-seconds} (past the
+ * pools' keep-alive) and then it samples: threads are judged by those two. Ends with an error on
+ * any wrong byte, failed read or growth.
  */
 public final class SoakBenchmark {
 
@@ -49,6 +53,7 @@ public final class SoakBenchmark {
           "minutes",
           "warmup-minutes",
           "sample-seconds",
+          "idle-seconds",
           "threads",
           "fault-fraction",
           "seekwell",
@@ -97,6 +102,8 @@ public final class SoakBenchmark {
     double minutes = options.decimal("minutes", 60);
     double warmup = options.decimal("warmup-minutes", Math.max(0.5, minutes / 6));
     long sampleMillis = (long) (options.decimal("sample-seconds", 60) * 1000);
+    // Past the pools' keep-alive: Seekwell's 30 seconds, S3A's transfer pool's 60.
+    double idleSeconds = options.decimal("idle-seconds", 75);
     int threads = options.integer("threads", 8);
     double faultFraction = options.decimal("fault-fraction", 0.02);
     Path report = Path.of(options.text("report", "docs/benchmarks-soak.md"));
@@ -105,6 +112,7 @@ public final class SoakBenchmark {
     seekwell.put("physicalio.disk.cache.max.size", "512MB");
     seekwell.put("physicalio.max.memory.limit", "256MB");
     seekwell.putAll(SeekwellSettings.of(options));
+    S3SeekableInputStreamConfiguration configured = SeekwellSettings.configuration(seekwell);
     Directories.delete(DISK);
 
     try (S3Client admin = Clients.sync(endpoint, credentials, null)) {
@@ -131,7 +139,13 @@ public final class SoakBenchmark {
                 expected,
                 latencyProxy);
         List<SoakSample> samples =
-            soak.run(proxy, counter, threads, minutes, sampleMillis, faultFraction);
+            soak.run(
+                proxy,
+                counter,
+                threads,
+                new SoakRun.Schedule(
+                    minutes, warmup, sampleMillis, Duration.ofMillis((long) (idleSeconds * 1000))),
+                faultFraction);
         for (Map.Entry<Peer, ReadPath> path : paths.entrySet()) {
           path.getValue()
               .seekwellMetrics()
@@ -144,7 +158,16 @@ public final class SoakBenchmark {
                 soak.tally(),
                 soak.failures(),
                 new SoakReport.Settings(
-                    seekwell, warmup, threads, faultFraction, VERSIONED_OBJECTS, VERSIONED_LENGTH));
+                    seekwell,
+                    minutes,
+                    warmup,
+                    threads,
+                    faultFraction,
+                    VERSIONED_OBJECTS,
+                    VERSIONED_LENGTH,
+                    configured.physicalIO().maxMemoryLimit(),
+                    configured.diskCache().maxSize(),
+                    idleSeconds));
         verdict.write(report);
         System.out.println(verdict.markdown());
         System.out.println("Soak report written to " + report);

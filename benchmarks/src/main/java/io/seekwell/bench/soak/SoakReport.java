@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.DoubleSummaryStatistics;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,20 +20,27 @@ import org.knowm.xchart.style.Styler;
 
 /**
  * The soak benchmark's report and verdict: a row per interval, whether each resource grew after the
- * warm-up, and every wrong or failed read. A resource grew if the least-squares line through its
- * intervals after the warm-up rises over them by more than its allowance ({@link
- * Resource#allowance}): a slope, so that one peak does not fail a run and a slow leak does.
+ * warm-up, and every wrong or failed read. How a resource is judged is its {@link
+ * Resource#judgement}: most grew if the least-squares line through the intervals read after the
+ * warm-up rises over them by more than their allowance ({@link Resource#allowance}), a slope, so
+ * that one peak does not fail a run and a slow leak does; threads grew if their idle level at the
+ * end is above their idle level at the warm-up's end by more than that; a cache grew if it ever
+ * held more than its bound.
  */
 final class SoakReport {
 
   /** How the soak ran. */
   record Settings(
       Map<String, String> seekwell,
+      double minutes,
       double warmupMinutes,
       int threads,
       double faultFraction,
       int versionedObjects,
-      int versionedLength) {}
+      int versionedLength,
+      long memoryLimitBytes,
+      long diskLimitBytes,
+      double idleSeconds) {}
 
   private final List<SoakSample> samples;
   private final SoakRun.Tally tally;
@@ -65,44 +73,99 @@ final class SoakReport {
     if (judged().size() < 3) {
       broken.add("fewer than 3 intervals after the warm-up: nothing to judge growth by");
     }
+    if (idle().size() != 2) {
+      broken.add(idle().size() + " idle samples, not 2 (at the warm-up's end and at the end)");
+    }
     growth().values().stream().filter(verdict -> verdict.startsWith("grew")).forEach(broken::add);
     return broken;
   }
 
-  /** The intervals after the warm-up, while the workers ran (not the sample after they ended). */
+  /** The intervals read after the warm-up (not the idle samples). */
   private List<SoakSample> judged() {
-    return samples.subList(0, samples.size() - 1).stream()
-        .filter(sample -> sample.minutes() >= settings.warmupMinutes())
+    return samples.stream()
+        .filter(sample -> !sample.idle() && sample.minutes() >= settings.warmupMinutes())
         .toList();
   }
 
-  /** Each resource's verdict: flat or grew, with its rise over the judged intervals. */
+  /** The samples taken idle: at the warm-up's end, and at the end. */
+  private List<SoakSample> idle() {
+    return samples.stream().filter(SoakSample::idle).toList();
+  }
+
+  /** Each resource's verdict: flat or grew, and what it was judged by. */
   Map<Resource, String> growth() {
     Map<Resource, String> verdicts = new EnumMap<>(Resource.class);
     List<SoakSample> judged = judged();
-    if (judged.size() < 3) {
+    if (judged.size() < 3 || idle().size() != 2) {
       return verdicts;
     }
-    double[] minutes = judged.stream().mapToDouble(SoakSample::minutes).toArray();
-    double span = minutes[minutes.length - 1] - minutes[0];
     for (Resource resource : Resource.values()) {
-      double[] levels = judged.stream().mapToDouble(resource::of).toArray();
-      double mean = Arrays.stream(levels).average().orElse(0);
-      double rise = slope(minutes, levels) * span;
-      double allowed = resource.allowance(mean);
       verdicts.put(
           resource,
-          String.format(
-              Locale.ROOT,
-              "%s %s: %+.1f over %.1f minutes after the warm-up, around %.0f (allowed %.0f)",
-              rise > allowed ? "grew" : "flat",
-              resource.label,
-              rise,
-              span,
-              mean,
-              allowed));
+          switch (resource.judgement) {
+            case TREND -> trend(resource, judged);
+            case IDLE -> idleLevels(resource, judged);
+            case BOUND -> bound(resource);
+          });
     }
     return verdicts;
+  }
+
+  private static String trend(Resource resource, List<SoakSample> judged) {
+    double[] minutes = judged.stream().mapToDouble(SoakSample::minutes).toArray();
+    double span = minutes[minutes.length - 1] - minutes[0];
+    double[] levels = judged.stream().mapToDouble(resource::of).toArray();
+    double mean = Arrays.stream(levels).average().orElse(0);
+    double rise = slope(minutes, levels) * span;
+    double allowed = resource.allowance(mean);
+    return String.format(
+        Locale.ROOT,
+        "%s %s: %+.1f over %.1f minutes after the warm-up, around %.0f (allowed %.0f)",
+        rise > allowed ? "grew" : "flat",
+        resource.label,
+        rise,
+        span,
+        mean,
+        allowed);
+  }
+
+  private String idleLevels(Resource resource, List<SoakSample> judged) {
+    double before = resource.of(idle().get(0));
+    double after = resource.of(idle().get(1));
+    double allowed = resource.allowance(before);
+    DoubleSummaryStatistics reading = judged.stream().mapToDouble(resource::of).summaryStatistics();
+    return String.format(
+        Locale.ROOT,
+        "%s %s: idle %.0f at the warm-up's end, %.0f at the end, %+.0f (allowed %.0f;"
+            + " idle is %.0f s with no task running, past the pools' keep-alive); %.0f-%.0f while"
+            + " reading",
+        after - before > allowed ? "grew" : "flat",
+        resource.label,
+        before,
+        after,
+        after - before,
+        allowed,
+        settings.idleSeconds(),
+        reading.getMin(),
+        reading.getMax());
+  }
+
+  private String bound(Resource resource) {
+    double bound =
+        switch (resource) {
+          case CACHED -> settings.memoryLimitBytes() / SoakSample.MB;
+          case DISK -> settings.diskLimitBytes() / SoakSample.MB;
+          default -> throw new IllegalArgumentException(resource + " has no bound");
+        };
+    DoubleSummaryStatistics levels = samples.stream().mapToDouble(resource::of).summaryStatistics();
+    return String.format(
+        Locale.ROOT,
+        "%s %s: %.0f-%.0f over the run, its bound %.0f (a cache fills and empties within it)",
+        levels.getMax() > bound ? "grew" : "flat",
+        resource.label,
+        levels.getMin(),
+        levels.getMax(),
+        bound);
   }
 
   /** The least-squares slope of {@code y} over {@code x}. */
@@ -120,12 +183,11 @@ final class SoakReport {
 
   String markdown() {
     StringBuilder out = new StringBuilder();
-    SoakSample last = samples.get(samples.size() - 1);
     out.append("# Soak benchmark\n\n")
         .append(
             String.format(
                 Locale.ROOT,
-                "Run on %s: %d cores, Java %s. %.0f minutes (%.1f of warm-up), %d threads reading"
+                "Run on %s: %d cores, Java %s. %.0f minutes of reading (%.1f of warm-up), %d threads reading"
                     + " through Seekwell's factory, its Iceberg FileIO and its S3A stream factory,"
                     + " one long-lived instance each, the disk tier on in one directory; the"
                     + " emulated S3 network (25 ms to the first byte, 90 MB/s per connection) with"
@@ -145,7 +207,7 @@ final class SoakReport {
                 LocalDate.now(),
                 Runtime.getRuntime().availableProcessors(),
                 System.getProperty("java.version"),
-                last.minutes(),
+                settings.minutes(),
                 settings.warmupMinutes(),
                 settings.threads(),
                 settings.faultFraction() * 100,
@@ -155,7 +217,7 @@ final class SoakReport {
         .append(settings.seekwell())
         .append("`.\n\n")
         .append("Reproduce: `./scripts/bench.sh --profile soak --minutes ")
-        .append(String.format(Locale.ROOT, "%.0f", last.minutes()))
+        .append(String.format(Locale.ROOT, "%.0f", settings.minutes()))
         .append("`\n\n")
         .append(
             "Heap is what a full collection left; direct memory is the JVM's direct buffers (the"
@@ -163,7 +225,12 @@ final class SoakReport {
                 + " connections are those the proxy holds; the disk tier's size is what `du`"
                 + " counts; cached is the core factory's block cache. The counters are the core"
                 + " and Iceberg paths' (S3A's stream factory reports to S3A's own statistics),"
-                + " the last row is taken once the workers ended.\n\n");
+                + String.format(
+                    Locale.ROOT,
+                    " the rows marked idle are taken with no task running for %.0f seconds (past"
+                        + " the pools' keep-alive): at the warm-up's end and at the end, the workers"
+                        + " held between tasks.%n%n",
+                    settings.idleSeconds()));
     out.append(
         "| minute | reads | wrong | failed | GETs | retries | hedges | stall cuts | resumes"
             + " | disk hits | other slots' hits | heap MB | direct MB | RSS MB | threads"
@@ -174,9 +241,10 @@ final class SoakReport {
       out.append(
           String.format(
               Locale.ROOT,
-              "| %.1f | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %.0f | %.0f | %.0f"
+              "| %.1f%s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %.0f | %.0f | %.0f"
                   + " | %d | %d | %d | %.0f | %.0f |%n",
               sample.minutes(),
+              sample.idle() ? " idle" : "",
               sample.reads(),
               sample.wrong(),
               sample.failed(),

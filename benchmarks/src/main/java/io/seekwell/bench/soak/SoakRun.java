@@ -16,6 +16,7 @@ import io.seekwell.testing.FaultProxy;
 import io.seekwell.testing.FaultProxy.ConnectionFault;
 import java.io.EOFException;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -136,16 +137,22 @@ final class SoakRun {
   }
 
   /**
-   * Runs {@code threads} workers for {@code minutes}, sampling every {@code sampleMillis}, with
-   * {@code faultFraction} of the connections of {@code proxy} faulted; returns the samples, the
-   * last taken once the workers ended.
+   * When a soak reads and samples: {@code minutes} of reading, an interval every {@code
+   * sampleMillis}, and twice {@code idle} with no task running (at the warm-up's end, after {@code
+   * warmupMinutes}, and at the end), sampled at its end.
+   */
+  record Schedule(double minutes, double warmupMinutes, long sampleMillis, Duration idle) {}
+
+  /**
+   * Runs {@code threads} workers on {@code schedule}, with {@code faultFraction} of the connections
+   * of {@code proxy} faulted; returns the samples. A pause that cannot begin (tasks under way that
+   * do not end) ends the run early, as a failed read.
    */
   List<SoakSample> run(
       FaultProxy proxy,
       RequestCounter counter,
       int threads,
-      double minutes,
-      long sampleMillis,
+      Schedule schedule,
       double faultFraction)
       throws Exception {
     List<Thread> workers = new ArrayList<>();
@@ -159,16 +166,20 @@ final class SoakRun {
     freshReader.setDaemon(true);
     workers.add(freshReader);
     long start = System.nanoTime();
-    long end = start + (long) (minutes * 60e9);
+    // The idle pause at the warm-up's end moves the end, so that the soak reads for its minutes.
+    long end = start + (long) (schedule.minutes() * 60e9) + schedule.idle().toNanos();
+    long warmupEnd = start + (long) (schedule.warmupMinutes() * 60e9);
+    boolean idledAfterWarmup = false;
+    boolean failedToPause = false;
     List<SoakSample> samples = new ArrayList<>();
-    samples.add(sample(proxy, counter, start));
+    samples.add(sample(proxy, counter, start, false));
     workers.forEach(Thread::start);
     try {
       SplittableRandom random = new SplittableRandom(7);
-      for (int interval = 0; System.nanoTime() < end; interval++) {
+      for (int interval = 0; System.nanoTime() < end && !failedToPause; interval++) {
         proxy.faultConnections(
             FAULTS.get(interval % FAULTS.size()), faultFraction, random.nextLong());
-        long intervalEnd = Math.min(end, System.nanoTime() + sampleMillis * 1_000_000);
+        long intervalEnd = Math.min(end, System.nanoTime() + schedule.sampleMillis() * 1_000_000);
         while (System.nanoTime() < intervalEnd) {
           // Every 5 seconds: an object overwritten, and the next requests answered 503 SlowDown.
           versioned.overwrite(random.nextInt(versioned.count()));
@@ -176,25 +187,67 @@ final class SoakRun {
           long left = (intervalEnd - System.nanoTime()) / 1_000_000;
           TimeUnit.MILLISECONDS.sleep(Math.max(0, Math.min(5_000, left)));
         }
-        samples.add(sample(proxy, counter, start));
+        samples.add(sample(proxy, counter, start, false));
         print(samples.get(samples.size() - 1));
-        restartBloatedProxy();
+        failedToPause = !betweenTasks(this::restartBloatedProxy);
+        if (!failedToPause && !idledAfterWarmup && System.nanoTime() >= warmupEnd) {
+          idledAfterWarmup = true;
+          failedToPause = !betweenTasks(() -> samples.add(idle(proxy, counter, start, schedule)));
+        }
+      }
+      // Idle at the end as at the warm-up's end: the workers alive, held between tasks.
+      if (!failedToPause) {
+        betweenTasks(() -> samples.add(idle(proxy, counter, start, schedule)));
       }
     } finally {
       stop = true;
       proxy.stopFaultingConnections();
       awaitWorkers(workers);
     }
-    samples.add(sample(proxy, counter, start));
     System.out.println(
         "... tasks run: " + tasksRun + "; new objects read once: " + freshRead.get());
-    System.out.println("... live threads by name, once the workers ended: " + threadsByName());
     return samples;
   }
 
   /**
-   * Restarts the latency proxy between tasks if it holds more than {@link #PROXY_RESIDENT_LIMIT} or
-   * has ended. The clients' pooled connections to it break; their next requests retry on new ones.
+   * A sample after {@code schedule}'s idle time with no task running (the caller keeps them from
+   * starting), and the live threads by name printed.
+   */
+  private SoakSample idle(FaultProxy proxy, RequestCounter counter, long start, Schedule schedule)
+      throws IOException, InterruptedException {
+    proxy.stopFaultingConnections();
+    TimeUnit.NANOSECONDS.sleep(schedule.idle().toNanos());
+    SoakSample sample = sample(proxy, counter, start, true);
+    print(sample);
+    System.out.println("... live threads by name, idle: " + threadsByName());
+    return sample;
+  }
+
+  /** Something done between tasks, while the workers wait. */
+  private interface BetweenTasks {
+    void run() throws IOException, InterruptedException;
+  }
+
+  /**
+   * Runs {@code action} once the tasks under way have ended, holding new ones back; false, with a
+   * failed read counted, if they do not end within {@link #END_MINUTES}.
+   */
+  private boolean betweenTasks(BetweenTasks action) throws IOException, InterruptedException {
+    if (!betweenTasks.writeLock().tryLock(END_MINUTES, TimeUnit.MINUTES)) {
+      failed("the tasks under way did not end within " + END_MINUTES + " minutes: the soak ended");
+      return false;
+    }
+    try {
+      action.run();
+      return true;
+    } finally {
+      betweenTasks.writeLock().unlock();
+    }
+  }
+
+  /**
+   * Restarts the latency proxy if it holds more than {@link #PROXY_RESIDENT_LIMIT} or has ended.
+   * The clients' pooled connections to it break; their next requests retry on new ones.
    */
   private void restartBloatedProxy() throws IOException, InterruptedException {
     if (latencyProxy.isEmpty()) {
@@ -205,16 +258,8 @@ final class SoakRun {
     if (alive && resident <= PROXY_RESIDENT_LIMIT) {
       return;
     }
-    if (!betweenTasks.writeLock().tryLock(END_MINUTES, TimeUnit.MINUTES)) {
-      throw new IllegalStateException(
-          "The tasks under way did not end within " + END_MINUTES + " minutes");
-    }
-    try {
-      latencyProxy.get().restart();
-      proxyRestarts++;
-    } finally {
-      betweenTasks.writeLock().unlock();
-    }
+    latencyProxy.get().restart();
+    proxyRestarts++;
     System.out.printf(
         Locale.ROOT,
         "... the latency proxy %s: restarted between tasks%n",
@@ -269,7 +314,7 @@ final class SoakRun {
         SoakSample.Resource.DISK.of(sample));
   }
 
-  private SoakSample sample(FaultProxy proxy, RequestCounter counter, long start)
+  private SoakSample sample(FaultProxy proxy, RequestCounter counter, long start, boolean idle)
       throws IOException, InterruptedException {
     long cached = paths.get(Peer.SEEKWELL) instanceof SeekwellPath core ? core.cachedBytes() : 0;
     long[] counters = new long[COUNTERS.size()];
@@ -281,6 +326,7 @@ final class SoakRun {
     }
     return new SoakSample(
         (System.nanoTime() - start) / 60e9,
+        idle,
         ProcessResources.sample(),
         proxy.openConnections(),
         SoakBenchmark.diskBytes(),
@@ -351,13 +397,7 @@ final class SoakRun {
         byte[] bytes = new byte[fresh.length()];
         try (ReadPath.PositionalReader reader =
             paths.get(path).open(fresh.key(object), fresh.length())) {
-          for (int done = 0; done < bytes.length; ) {
-            int n = reader.read(bytes, done, bytes.length - done);
-            if (n < 0) {
-              throw new EOFException(fresh.key(object) + " ended at " + done);
-            }
-            done += n;
-          }
+          readFully(reader, bytes, fresh.key(object), 0);
         }
         reads.incrementAndGet();
         freshRead.incrementAndGet();
@@ -429,13 +469,7 @@ final class SoakRun {
         long position = random.nextLong(versioned.length() - length);
         byte[] bytes = new byte[length];
         reader.seek(position);
-        for (int done = 0; done < length; ) {
-          int n = reader.read(bytes, done, length - done);
-          if (n < 0) {
-            throw new EOFException(versioned.key(object) + " ended at " + (position + done));
-          }
-          done += n;
-        }
+        readFully(reader, bytes, versioned.key(object), position);
         version = versioned.versionOf(object, position, bytes, version);
         if (version.isEmpty()) {
           return false;
@@ -443,5 +477,18 @@ final class SoakRun {
       }
     }
     return true;
+  }
+
+  /** Fills {@code bytes} from {@code reader}, at {@code position} of the object {@code key}. */
+  private static void readFully(
+      ReadPath.PositionalReader reader, byte[] bytes, String key, long position)
+      throws IOException {
+    for (int done = 0; done < bytes.length; ) {
+      int n = reader.read(bytes, done, bytes.length - done);
+      if (n < 0) {
+        throw new EOFException(key + " ended at " + (position + done));
+      }
+      done += n;
+    }
   }
 }

@@ -4,11 +4,13 @@ import io.seekwell.bench.ProcessResources;
 import java.util.function.ToDoubleFunction;
 
 /**
- * One interval of the soak benchmark: when, what the process held, what the read paths held, the
- * reads so far, and the Seekwell paths' counters ({@link SoakRun#COUNTERS}, in that order).
+ * One interval of the soak benchmark: when, whether it was taken idle (no task running, after the
+ * pools' keep-alive), what the process held, what the read paths held, the reads so far, and the
+ * Seekwell paths' counters ({@link SoakRun#COUNTERS}, in that order).
  */
 record SoakSample(
     double minutes,
+    boolean idle,
     ProcessResources process,
     int connections,
     long diskBytes,
@@ -19,31 +21,51 @@ record SoakSample(
     long gets,
     long[] counters) {
 
-  private static final double MB = 1e6;
+  static final double MB = 1e6;
+
+  /** How a resource is judged. */
+  enum Judgement {
+    /** The least-squares line through the intervals read after the warm-up may not rise. */
+    TREND,
+    /**
+     * Idle at the end no higher than idle at the warm-up's end: the elastic pools follow the load
+     * while reading, so only their idle level shows what was left behind.
+     */
+    IDLE,
+    /** Never above its configured bound: a cache fills and empties over its whole bound. */
+    BOUND
+  }
 
   /** The resources the benchmark requires to stay flat, by name, as numbers. */
   enum Resource {
-    HEAP("heap MB", 0.10, 64, sample -> sample.process().heapBytes() / MB),
-    DIRECT("direct MB", 0.25, 64, sample -> sample.process().directBytes() / MB),
-    RESIDENT("RSS MB", 0.10, 64, sample -> sample.process().residentBytes() / MB),
-    THREADS("threads", 0.15, 16, sample -> sample.process().threads()),
-    FILES("open files", 0.10, 16, sample -> sample.process().openFiles()),
-    CONNECTIONS("connections", 0, 16, SoakSample::connections),
-    DISK("disk tier MB", 0.10, 16, sample -> sample.diskBytes() / MB),
-    CACHED("cached MB", 0.10, 16, sample -> sample.cachedBytes() / MB);
+    HEAP("heap MB", Judgement.TREND, 0.10, 64, sample -> sample.process().heapBytes() / MB),
+    DIRECT("direct MB", Judgement.TREND, 0.25, 64, sample -> sample.process().directBytes() / MB),
+    RESIDENT("RSS MB", Judgement.TREND, 0.10, 64, sample -> sample.process().residentBytes() / MB),
+    THREADS("threads", Judgement.IDLE, 0.15, 16, sample -> sample.process().threads()),
+    FILES("open files", Judgement.TREND, 0.10, 16, sample -> sample.process().openFiles()),
+    CONNECTIONS("connections", Judgement.TREND, 0, 16, SoakSample::connections),
+    DISK("disk tier MB", Judgement.BOUND, 0, 0, sample -> sample.diskBytes() / MB),
+    CACHED("cached MB", Judgement.BOUND, 0, 0, sample -> sample.cachedBytes() / MB);
 
     final String label;
+    final Judgement judgement;
     private final double share;
     private final double amount;
     private final ToDoubleFunction<SoakSample> level;
 
     /**
-     * A resource named {@code label}, allowed to rise after the warm-up by {@code share} of its
-     * level or by {@code amount}, the more: pools start and end threads as the load comes and goes,
-     * and caches fill and empty up to their bounds. Its level in a sample is {@code level}'s.
+     * A resource named {@code label}, judged by {@code judgement}, allowed to rise by {@code share}
+     * of its level or by {@code amount}, the more (a {@link Judgement#BOUND} resource by nothing
+     * over its bound). Its level in a sample is {@code level}'s.
      */
-    Resource(String label, double share, double amount, ToDoubleFunction<SoakSample> level) {
+    Resource(
+        String label,
+        Judgement judgement,
+        double share,
+        double amount,
+        ToDoubleFunction<SoakSample> level) {
       this.label = label;
+      this.judgement = judgement;
       this.share = share;
       this.amount = amount;
       this.level = level;

@@ -1,0 +1,125 @@
+package io.seekwell.bench.soak;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.seekwell.bench.ProcessResources;
+import io.seekwell.bench.soak.SoakSample.Resource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SoakReportTest {
+
+  private static final long MB = 1_000_000;
+  private static final SoakReport.Settings SETTINGS =
+      new SoakReport.Settings(Map.of(), 10, 2, 8, 0.02, 8, 1 << 20, 256 * MB, 512 * MB, 75);
+  private static final SoakRun.Tally TALLY = new SoakRun.Tally(100, 0, 0, 3, 5, 60, 0);
+
+  /** One sample: the given heap, threads and caches, the rest constant. */
+  private static SoakSample sample(
+      double minute, boolean idle, long heapMb, int threads, long diskMb, long cachedMb) {
+    return new SoakSample(
+        minute,
+        idle,
+        new ProcessResources(heapMb * MB, 20 * MB, 3_000 * MB, threads, 200),
+        30,
+        diskMb * MB,
+        cachedMb * MB,
+        (long) minute * 10,
+        0,
+        0,
+        (long) minute * 100,
+        new long[SoakRun.COUNTERS.size()]);
+  }
+
+  /**
+   * A run of ten minutes read: idle at minute 2 with {@code idleBefore} threads, reading samples
+   * whose threads and caches climb over their bounds' range as given, idle at the end with {@code
+   * idleAfter} threads.
+   */
+  private static List<SoakSample> run(int idleBefore, int idleAfter, long cachedPeakMb) {
+    List<SoakSample> samples = new ArrayList<>();
+    samples.add(sample(0, false, 100, 15, 0, 0));
+    samples.add(sample(1, false, 1_000, 300, 100, 200));
+    samples.add(sample(2, false, 1_000, 320, 110, 220));
+    samples.add(sample(3.3, true, 1_000, idleBefore, 110, 50));
+    for (int minute = 4; minute <= 11; minute++) {
+      // Threads climb with the load; the caches fill towards their bounds as scans come and go.
+      samples.add(
+          sample(
+              minute,
+              false,
+              1_000,
+              300 + 20 * minute,
+              40 * minute,
+              minute == 11 ? cachedPeakMb : 20 * minute));
+    }
+    samples.add(sample(12.5, true, 1_000, idleAfter, 500, 250));
+    return samples;
+  }
+
+  @Test
+  void threadsThatClimbWhileReadingButComeBackWhenIdlePass() {
+    SoakReport report = new SoakReport(run(150, 160, 256), TALLY, List.of(), SETTINGS);
+
+    assertEquals(List.of(), report.broken());
+    String threads = report.growth().get(Resource.THREADS);
+    assertTrue(threads.startsWith("flat threads: idle 150 at the warm-up's end, 160"), threads);
+    assertTrue(threads.contains("320-520 while reading"), threads);
+    assertTrue(
+        report.growth().get(Resource.DISK).startsWith("flat disk tier MB: 0-500"),
+        report.growth().get(Resource.DISK));
+  }
+
+  @Test
+  void threadsLeftBehindWhenIdleFail() {
+    SoakReport report = new SoakReport(run(150, 190, 256), TALLY, List.of(), SETTINGS);
+
+    assertEquals(1, report.broken().size(), report.broken().toString());
+    assertTrue(report.broken().get(0).startsWith("grew threads"), report.broken().toString());
+  }
+
+  @Test
+  void aCacheOverItsBoundFails() {
+    SoakReport report = new SoakReport(run(150, 150, 257), TALLY, List.of(), SETTINGS);
+
+    assertEquals(
+        List.of(
+            "grew cached MB: 0-257 over the run, its bound 256 (a cache fills and empties within it)"),
+        report.broken());
+  }
+
+  @Test
+  void heapRisingAfterTheWarmupFails() {
+    List<SoakSample> samples = new ArrayList<>(run(150, 150, 256));
+    samples.replaceAll(
+        sample ->
+            sample.idle() || sample.minutes() < 2
+                ? sample
+                : sample(
+                    sample.minutes(),
+                    false,
+                    1_000 + (long) (sample.minutes() * 30),
+                    sample.process().threads(),
+                    sample.diskBytes() / MB,
+                    sample.cachedBytes() / MB));
+
+    List<String> broken = new SoakReport(samples, TALLY, List.of(), SETTINGS).broken();
+
+    assertEquals(1, broken.size(), broken.toString());
+    assertTrue(
+        broken.get(0).startsWith("grew heap MB: +270.0 over 9.0 minutes"), broken.toString());
+  }
+
+  @Test
+  void aRunWithoutItsIdleSamplesIsNotJudged() {
+    List<SoakSample> samples =
+        run(150, 150, 256).stream().filter(sample -> !sample.idle()).toList();
+
+    assertEquals(
+        List.of("0 idle samples, not 2 (at the warm-up's end and at the end)"),
+        new SoakReport(samples, TALLY, List.of(), SETTINGS).broken());
+  }
+}
