@@ -12,6 +12,13 @@ public final class Toxiproxy {
 
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  /** The {@code s3} profile's latency to the first byte. */
+  public static final int LATENCY_MILLIS = 25;
+
+  /** The {@code s3} profile's bandwidth per connection. */
+  public static final int KILOBYTES_PER_SECOND = 90_000;
+
   private final URI api;
 
   public Toxiproxy(URI api) {
@@ -31,7 +38,12 @@ public final class Toxiproxy {
   /** Creates proxy {@code name} on {@code listenPort} of 127.0.0.1 with the {@code s3} profile. */
   void createS3Profile(String name, int listenPort, URI endpoint)
       throws IOException, InterruptedException {
-    createS3LikeProxy(name, listenPort, endpoint.getHost() + ":" + endpoint.getPort(), 25, 90_000);
+    createS3LikeProxy(
+        name,
+        listenPort,
+        endpoint.getHost() + ":" + endpoint.getPort(),
+        LATENCY_MILLIS,
+        KILOBYTES_PER_SECOND);
   }
 
   /**
