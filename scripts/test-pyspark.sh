@@ -43,10 +43,17 @@ fi
 
 work="$(mktemp -d)"
 pids=()
+buckets=()
 cleanup() {
+  # The job deletes what it wrote; its buckets go here (they matter on a store named by
+  # S3_ENDPOINT). Local Spark's executors write their logs under $SPARK_HOME/work, in the cache.
+  for bucket in ${buckets[@]+"${buckets[@]}"}; do
+    curl -fsS -X DELETE --aws-sigv4 "aws:amz:us-east-1:s3" --user "$access_key:$secret_key" \
+      "$endpoint/$bucket" >/dev/null 2>&1 || echo "Bucket $bucket not deleted from $endpoint" >&2
+  done
   for pid in ${pids[@]+"${pids[@]}"}; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
-  rm -rf "$work"
+  rm -rf "$work" "${SPARK_HOME:-$work}/work"
 }
 trap cleanup EXIT
 free_port() {
@@ -72,7 +79,6 @@ else
   curl -fsS -o /dev/null "$endpoint/minio/health/live" || { cat "$work/minio.log" >&2; exit 1; }
 fi
 suffix="$(date +%s)-$$"
-buckets=()
 for name in seekwell classic default; do
   bucket="pyspark-$name-$suffix"
   curl -fsS -X PUT --aws-sigv4 "aws:amz:us-east-1:s3" --user "$access_key:$secret_key" \
@@ -103,6 +109,8 @@ export PYTHONPATH="$distribution/lib/pyspark.zip:$py4j"
   status=$?
   echo "PySpark $PYSPARK_VERSION failed (exit $status); the last lines of Spark's log:" >&2
   tail -60 "$work/spark.log" >&2
+  for log in "$SPARK_HOME"/work/*/*/stderr; do
+    [ -f "$log" ] && { echo "... the last lines of executor log $log:" >&2; tail -30 "$log" >&2; }
+  done
   exit "$status"
 }
-rm -rf "$SPARK_HOME/work"

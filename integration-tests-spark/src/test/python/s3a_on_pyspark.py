@@ -101,9 +101,18 @@ def main():
             check_format(spark, args, fmt)
         check_executor_logs(sc)
     finally:
+        delete_tables(spark, args)
         spark.stop()
     print("... PySpark %s: every answer equal through Seekwell, S3A's classic and default streams"
           % args.spark_version)
+
+
+def delete_tables(spark, args):
+    """Deletes what the job wrote, so that the script can delete its buckets on any store."""
+    conf = spark.sparkContext._jsc.hadoopConfiguration()
+    for bucket in (args.bucket, args.classic_bucket, args.default_bucket):
+        tables = spark.sparkContext._jvm.org.apache.hadoop.fs.Path("s3a://%s/tables" % bucket)
+        tables.getFileSystem(conf).delete(tables, True)
 
 
 def check_format(spark, args, fmt):

@@ -35,7 +35,7 @@ final class SparkMemory implements EngineMemory {
 
   /** Asks the Spark running in this JVM, if any. */
   SparkMemory() {
-    this(SparkMemory::runningSparksMemoryFraction);
+    this(() -> runningSparksMemoryFraction(SparkMemory.class.getClassLoader()));
   }
 
   /** Takes {@code spark.memory.fraction} from {@code memoryFraction}: empty when no Spark runs. */
@@ -66,16 +66,16 @@ final class SparkMemory implements EngineMemory {
   }
 
   /**
-   * The running Spark's {@code spark.memory.fraction}; empty if no Spark runs in this JVM. Each
-   * method is looked up alone: listing a Spark class's methods (as {@link Class#getMethod} does)
-   * loads every type their signatures name, and one of Spark 4.3's {@code SparkEnv} methods takes a
-   * protobuf message whose protobuf classes Spark's distribution does not ship.
+   * The {@code spark.memory.fraction} of the Spark running from {@code loader}'s classes; empty if
+   * none runs. Each method is looked up alone: listing a Spark class's methods (as {@link
+   * Class#getMethod} does) loads every type their signatures name, and one of Spark 4.3's {@code
+   * SparkEnv} methods takes a protobuf message whose protobuf classes Spark's distribution does not
+   * ship.
    */
-  private static Optional<Double> runningSparksMemoryFraction() {
+  static Optional<Double> runningSparksMemoryFraction(ClassLoader loader) {
     Class<?> env;
     Class<?> sparkConf;
     try {
-      ClassLoader loader = SparkMemory.class.getClassLoader();
       env = Class.forName("org.apache.spark.SparkEnv", false, loader);
       sparkConf = Class.forName("org.apache.spark.SparkConf", false, loader);
     } catch (ClassNotFoundException | LinkageError e) {
