@@ -55,7 +55,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 public final class FaultBenchmark {
 
   /** The options this benchmark takes besides the store's. */
-  public static final Set<String> OPTIONS =
+  static final Set<String> OPTIONS =
       Set.of(
           "toxiproxy-server",
           "scale",

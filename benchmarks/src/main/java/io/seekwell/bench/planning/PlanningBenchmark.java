@@ -80,7 +80,7 @@ public final class PlanningBenchmark {
   record Planned(double seconds, double cpuSeconds, long gets, long bytes, long files) {}
 
   /** The options this benchmark takes besides the store's. */
-  public static final Set<String> OPTIONS =
+  static final Set<String> OPTIONS =
       Set.of(
           "toxiproxy-server",
           "snapshots",

@@ -64,7 +64,7 @@ public final class RequestRateBenchmark {
   private static final long WARM_UP_NANOS = TimeUnit.SECONDS.toNanos(2);
 
   /** The options this benchmark takes besides the store's. */
-  public static final Set<String> OPTIONS =
+  static final Set<String> OPTIONS =
       Set.of(
           "paths",
           "threads",

@@ -57,7 +57,7 @@ public final class Benchmark {
   static final String NO_LATENCY = "@no-latency";
 
   /** The options this benchmark takes besides the store's. */
-  public static final Set<String> OPTIONS =
+  static final Set<String> OPTIONS =
       Set.of(
           "toxiproxy-server",
           "scale",
