@@ -53,7 +53,7 @@ cleanup() {
   done
   for pid in ${pids[@]+"${pids[@]}"}; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
-  rm -rf "$work" "${SPARK_HOME:-$work}/work"
+  rm -rf "$work" "$distribution/deps/work"
 }
 trap cleanup EXIT
 free_port() {

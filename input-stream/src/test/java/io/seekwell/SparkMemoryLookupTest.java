@@ -1,6 +1,7 @@
 package io.seekwell;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -106,6 +107,7 @@ class SparkMemoryLookupTest {
             write(sources, "Specification.java", SPECIFICATION),
             write(sources, "Starter.java", STARTER));
     JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+    assertNotNull(compiler, "the tests run on a JDK, whose compiler builds the stand-in");
     String[] arguments =
         Stream.concat(Stream.of("-d", output.toString()), files.stream()).toArray(String[]::new);
     assertEquals(0, compiler.run(null, null, null, arguments), "the stand-in compiles");

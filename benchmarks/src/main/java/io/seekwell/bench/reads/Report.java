@@ -43,7 +43,11 @@ final class Report {
         + options.targetsOrSmokeNote(
             () ->
                 Targets.markdown(
-                    results, data.projectionBytes, data.orcStripes, Benchmark.isLoopback(options)));
+                    results,
+                    data.projectionBytes,
+                    data.orcStripes,
+                    data.smallFiles(),
+                    Benchmark.isLoopback(options)));
   }
 
   /** The heading, how the run was made, and a row per workload and path. */

@@ -28,23 +28,26 @@ import java.util.stream.Stream;
 final class Targets {
 
   private final Map<Workload, Map<String, List<Sample>>> results;
+  private final int taskFiles;
   private final List<String> lines = new ArrayList<>();
 
-  private Targets(Map<Workload, Map<String, List<Sample>>> results) {
+  private Targets(Map<Workload, Map<String, List<Sample>>> results, int taskFiles) {
     this.results = results;
+    this.taskFiles = taskFiles;
   }
 
   /**
    * The targets of one run. The connector paths' target against their stacks' default streams is a
-   * loopback target, checked only in a {@code loopback} run; the task group's targets are latency
-   * targets, checked only behind the proxy.
+   * loopback target, checked only in a {@code loopback} run; the task group's targets (its {@code
+   * taskFiles} files) are latency targets, checked only behind the proxy.
    */
   static String markdown(
       Map<Workload, Map<String, List<Sample>>> results,
       long projectionBytes,
       int orcStripes,
+      int taskFiles,
       boolean loopback) {
-    Targets targets = new Targets(results);
+    Targets targets = new Targets(results, taskFiles);
     targets.w1Time();
     targets.w1Bytes(projectionBytes);
     targets.w5Throughput();
@@ -223,10 +226,11 @@ final class Targets {
   }
 
   /**
-   * W9: the fastest Seekwell path against the fastest peer, and each Seekwell path measured through
-   * the latency proxy against itself without the latency, in the same run: through the same proxy
-   * (the target: what the latency costs) and, for information, on the store directly (what the
-   * proxy's own work on the machine's cores costs as well).
+   * W9: the fastest Seekwell path against the fastest peer, and each Seekwell path that can be told
+   * a task's files measured through the latency proxy against itself without the latency, in the
+   * same run: through the same proxy (the target: what the latency costs) and, for information, on
+   * the store directly (what the proxy's own work on the machine's cores costs as well). The S3A
+   * path, which cannot be told them, against reading its files one at a time.
    */
   private void taskGroup() {
     Map<String, List<Sample>> byPath = results.get(Workload.W9);
@@ -239,8 +243,22 @@ final class Targets {
     line("W9 task group ≤ 0.4 × the best peer's time", ratio, ratio != null && ratio <= 0.4, "×");
     for (String path : byPath.keySet()) {
       String proxied = Peer.nameOf(path);
-      if (path.endsWith(Benchmark.NO_LATENCY) && Peer.named(proxied).stack() == Peer.Stack.S3A) {
-        oneFileAtATime(proxied, path);
+      boolean oneFileAtATime =
+          Peer.namesSeekwell(proxied) && Peer.named(proxied).stack() == Peer.Stack.S3A;
+      if (oneFileAtATime && path.equals(proxied)) {
+        oneFileAtATime(proxied);
+      } else if (oneFileAtATime && path.endsWith(Benchmark.NO_LATENCY)) {
+        Double own = ratio(Workload.W9, proxied, path, Sample::seconds);
+        if (own != null) {
+          lines.add(
+              String.format(
+                  Locale.ROOT,
+                  "- W9 %s against its own time without the latency: %.2f × (for information: the"
+                      + " latency of every file's first byte, which nothing ahead of the open can"
+                      + " hide)",
+                  proxied,
+                  own));
+        }
       } else if (path.endsWith(Benchmark.NO_LATENCY)) {
         Double own = ratio(Workload.W9, proxied, path, Sample::seconds);
         line(
@@ -270,42 +288,29 @@ final class Targets {
 
   /**
    * W9 through S3A, whose file system opens a task's files one by one and has no way to be told
-   * them first: its floor is each GET's first byte in turn and the bytes at the emulated bandwidth,
-   * and the target is 1.3 × that floor; its time against itself without the latency is for
-   * information.
+   * them first: its floor is each file's first byte in turn and the bytes at the emulated
+   * bandwidth, and the target is 1.3 × that floor.
    */
-  private void oneFileAtATime(String proxied, String noLatency) {
-    List<Sample> samples = samples(Workload.W9, proxied);
-    Double floor =
-        samples == null
-            ? null
-            : Spread.median(samples, Sample::gets) * Toxiproxy.LATENCY_MILLIS / 1e3
-                + Spread.median(samples, Sample::bytes) / (Toxiproxy.KILOBYTES_PER_SECOND * 1e3);
-    Double ratio = floor == null ? null : Spread.median(samples, Sample::seconds) / floor;
+  private void oneFileAtATime(String path) {
+    List<Sample> samples = samples(Workload.W9, path);
+    double floor =
+        taskFiles * Toxiproxy.LATENCY_MILLIS / 1e3
+            + Spread.median(samples, Sample::bytes) / (Toxiproxy.KILOBYTES_PER_SECOND * 1e3);
+    Double ratio = floor == 0 ? null : Spread.median(samples, Sample::seconds) / floor;
     line(
         String.format(
             Locale.ROOT,
             "W9 %s ≤ 1.3 × reading its files one at a time (S3A opens a task's files in turn and"
-                + " cannot be told them first; the floor is its GETs' %d ms first bytes in turn"
+                + " cannot be told them first; the floor is its %d files' %d ms first bytes in turn"
                 + " plus its bytes at %d MB/s: %.2f s)",
-            proxied,
+            path,
+            taskFiles,
             Toxiproxy.LATENCY_MILLIS,
             Toxiproxy.KILOBYTES_PER_SECOND / 1000,
-            floor == null ? Double.NaN : floor),
+            floor),
         ratio,
         ratio != null && ratio <= 1.3,
         "×");
-    Double own = ratio(Workload.W9, proxied, noLatency, Sample::seconds);
-    if (own != null) {
-      lines.add(
-          String.format(
-              Locale.ROOT,
-              "- W9 %s against its own time without the latency: %.2f × (for information: the"
-                  + " latency of every file's first byte, which nothing ahead of the open can"
-                  + " hide)",
-              proxied,
-              own));
-    }
   }
 
   /**

@@ -38,11 +38,11 @@ import software.amazon.awssdk.services.s3.S3Client;
  * its checksum on a healthy network, an overwritten object against the versions written. Every
  * {@code --sample-seconds} it records the process's heap (after a full collection), direct and
  * mapped memory, resident set, threads, open files, the connections the proxy holds, the disk
- * tier's size and the bytes the core factory caches; after the first {@code --warmup-minutes} none
- * may grow ({@link SoakReport}), while a new object is read once every second and never again.
- * Twice, at the warm-up's end and at the end, no task runs for {@code --idle-seconds} (past the
- * pools' keep-alive) and then it samples: threads are judged by those two. Ends with an error on
- * any wrong byte, failed read or growth.
+ * tier's size and the bytes the core factory caches; none may grow ({@link SoakReport}: after the
+ * first {@code --warmup-minutes}, the caches never above their bounds), while a new object is read
+ * once every second and never again. Twice, at the warm-up's end and at the end, no task runs for
+ * {@code --idle-seconds} (past the pools' keep-alive) and then it samples: threads are judged by
+ * those two. Ends with an error on any wrong byte, failed read or growth.
  */
 public final class SoakBenchmark {
 
@@ -104,6 +104,13 @@ public final class SoakBenchmark {
     long sampleMillis = (long) (options.decimal("sample-seconds", 60) * 1000);
     // Past the pools' keep-alive: Seekwell's 30 seconds, S3A's transfer pool's 60.
     double idleSeconds = options.decimal("idle-seconds", 75);
+    if (warmup + 3 * sampleMillis / 60e3 >= minutes) {
+      throw new IllegalArgumentException(
+          "--warmup-minutes "
+              + warmup
+              + " leaves fewer than 3 samples of --sample-seconds to judge in --minutes "
+              + minutes);
+    }
     int threads = options.integer("threads", 8);
     double faultFraction = options.decimal("fault-fraction", 0.02);
     Path report = Path.of(options.text("report", "docs/benchmarks-soak.md"));

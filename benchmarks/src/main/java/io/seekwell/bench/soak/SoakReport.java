@@ -96,17 +96,19 @@ final class SoakReport {
   Map<Resource, String> growth() {
     Map<Resource, String> verdicts = new EnumMap<>(Resource.class);
     List<SoakSample> judged = judged();
-    if (judged.size() < 3 || idle().size() != 2) {
+    if (judged.size() < 3) {
       return verdicts;
     }
     for (Resource resource : Resource.values()) {
-      verdicts.put(
-          resource,
-          switch (resource.judgement) {
-            case TREND -> trend(resource, judged);
-            case IDLE -> idleLevels(resource, judged);
-            case BOUND -> bound(resource);
-          });
+      switch (resource.judgement) {
+        case TREND -> verdicts.put(resource, trend(resource, judged));
+        case IDLE -> {
+          if (idle().size() == 2) {
+            verdicts.put(resource, idleLevels(resource, judged));
+          }
+        }
+        case BOUND -> verdicts.put(resource, bound(resource));
+      }
     }
     return verdicts;
   }
@@ -151,21 +153,24 @@ final class SoakReport {
   }
 
   private String bound(Resource resource) {
-    double bound =
+    long boundBytes =
         switch (resource) {
-          case CACHED -> settings.memoryLimitBytes() / SoakSample.MB;
-          case DISK -> settings.diskLimitBytes() / SoakSample.MB;
+          case CACHED -> settings.memoryLimitBytes();
+          case DISK -> settings.diskLimitBytes();
           default -> throw new IllegalArgumentException(resource + " has no bound");
         };
+    double bound = boundBytes / SoakSample.MB;
     DoubleSummaryStatistics levels = samples.stream().mapToDouble(resource::of).summaryStatistics();
     return String.format(
         Locale.ROOT,
-        "%s %s: %.0f-%.0f over the run, its bound %.0f (a cache fills and empties within it)",
+        "%s %s: %.0f-%.0f over the run, its bound %.0f (%d MiB; a cache fills and empties within"
+            + " it)",
         levels.getMax() > bound ? "grew" : "flat",
         resource.label,
         levels.getMin(),
         levels.getMax(),
-        bound);
+        bound,
+        boundBytes >> 20);
   }
 
   /** The least-squares slope of {@code y} over {@code x}. */

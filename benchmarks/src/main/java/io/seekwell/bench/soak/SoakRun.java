@@ -45,7 +45,10 @@ final class SoakRun {
   /** The wrong and failed reads described in the report; the rest are only counted. */
   private static final int DESCRIBED = 50;
 
-  /** How long the workers may take to finish their last task once the soak ends. */
+  /**
+   * How long the workers may take to finish the tasks under way: once the soak ends, and when it
+   * holds them between tasks (to restart the proxy, or to sample idle).
+   */
   private static final long END_MINUTES = 5;
 
   private static final List<ConnectionFault> FAULTS =
@@ -97,9 +100,9 @@ final class SoakRun {
   private final AtomicLong freshRead = new AtomicLong();
   private final List<String> failures = new CopyOnWriteArrayList<>();
   private final Map<String, Long> tasksRun = new ConcurrentHashMap<>();
-  // Each worker's task holds a read lock; restarting the latency proxy takes the write lock, so it
-  // happens between tasks (the factories' own background GETs may still be cut, and are retried).
-  // Fair, so that a waiting restart holds back new tasks.
+  // Each worker's task holds a read lock; restarting the latency proxy and sampling idle take the
+  // write lock, so they happen between tasks (the factories' own background GETs may still be cut
+  // by a restart, and are retried). Fair, so that a waiting pause holds back new tasks.
   private final ReentrantReadWriteLock betweenTasks = new ReentrantReadWriteLock(true);
   private final Optional<ToxiproxyServer> latencyProxy;
   private long proxyRestarts;
@@ -189,10 +192,17 @@ final class SoakRun {
         }
         samples.add(sample(proxy, counter, start, false));
         print(samples.get(samples.size() - 1));
-        failedToPause = !betweenTasks(this::restartBloatedProxy);
-        if (!failedToPause && !idledAfterWarmup && System.nanoTime() >= warmupEnd) {
-          idledAfterWarmup = true;
-          failedToPause = !betweenTasks(() -> samples.add(idle(proxy, counter, start, schedule)));
+        boolean idleNow = !idledAfterWarmup && System.nanoTime() >= warmupEnd;
+        idledAfterWarmup |= idleNow;
+        if (idleNow || proxyNeedsRestart()) {
+          failedToPause =
+              !betweenTasks(
+                  () -> {
+                    restartBloatedProxy();
+                    if (idleNow) {
+                      samples.add(idle(proxy, counter, start, schedule));
+                    }
+                  });
         }
       }
       // Idle at the end as at the warm-up's end: the workers alive, held between tasks.
@@ -245,19 +255,23 @@ final class SoakRun {
     }
   }
 
+  /** Whether the latency proxy holds more than {@link #PROXY_RESIDENT_LIMIT} or has ended. */
+  private boolean proxyNeedsRestart() throws IOException, InterruptedException {
+    return latencyProxy.isPresent()
+        && (!latencyProxy.get().alive()
+            || latencyProxy.get().residentBytes() > PROXY_RESIDENT_LIMIT);
+  }
+
   /**
-   * Restarts the latency proxy if it holds more than {@link #PROXY_RESIDENT_LIMIT} or has ended.
-   * The clients' pooled connections to it break; their next requests retry on new ones.
+   * Restarts the latency proxy if it {@linkplain #proxyNeedsRestart needs it}. The clients' pooled
+   * connections to it break; their next requests retry on new ones.
    */
   private void restartBloatedProxy() throws IOException, InterruptedException {
-    if (latencyProxy.isEmpty()) {
+    if (!proxyNeedsRestart()) {
       return;
     }
     long resident = latencyProxy.get().residentBytes();
     boolean alive = latencyProxy.get().alive();
-    if (alive && resident <= PROXY_RESIDENT_LIMIT) {
-      return;
-    }
     latencyProxy.get().restart();
     proxyRestarts++;
     System.out.printf(

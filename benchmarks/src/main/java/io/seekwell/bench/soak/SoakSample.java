@@ -28,8 +28,8 @@ record SoakSample(
     /** The least-squares line through the intervals read after the warm-up may not rise. */
     TREND,
     /**
-     * Idle at the end no higher than idle at the warm-up's end: the elastic pools follow the load
-     * while reading, so only their idle level shows what was left behind.
+     * Idle at the end above idle at the warm-up's end by no more than its allowance: the elastic
+     * pools follow the load while reading, so only their idle level shows what was left behind.
      */
     IDLE,
     /** Never above its configured bound: a cache fills and empties over its whole bound. */

@@ -82,6 +82,11 @@ public final class Dataset {
     this.lengths = lengths;
   }
 
+  /** The small files' count: the task group's (W9) files. */
+  public int smallFiles() {
+    return smallTables.size();
+  }
+
   long length(String key) {
     return lengths.get(key);
   }

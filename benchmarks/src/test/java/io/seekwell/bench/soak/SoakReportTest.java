@@ -3,7 +3,9 @@ package io.seekwell.bench.soak;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.bench.ProcessResources;
+import io.seekwell.bench.paths.SeekwellSettings;
 import io.seekwell.bench.soak.SoakSample.Resource;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +15,22 @@ import org.junit.jupiter.api.Test;
 class SoakReportTest {
 
   private static final long MB = 1_000_000;
+  private static final S3SeekableInputStreamConfiguration SEEKWELL =
+      SeekwellSettings.configuration(
+          Map.of(
+              "physicalio.max.memory.limit", "256MB", "physicalio.disk.cache.max.size", "512MB"));
   private static final SoakReport.Settings SETTINGS =
-      new SoakReport.Settings(Map.of(), 10, 2, 8, 0.02, 8, 1 << 20, 256 * MB, 512 * MB, 75);
+      new SoakReport.Settings(
+          Map.of(),
+          10,
+          2,
+          8,
+          0.02,
+          8,
+          1 << 20,
+          SEEKWELL.physicalIO().maxMemoryLimit(),
+          SEEKWELL.diskCache().maxSize(),
+          75);
   private static final SoakRun.Tally TALLY = new SoakRun.Tally(100, 0, 0, 3, 5, 60, 0);
 
   /** One sample: the given heap, threads and caches, the rest constant. */
@@ -62,7 +78,7 @@ class SoakReportTest {
 
   @Test
   void threadsThatClimbWhileReadingButComeBackWhenIdlePass() {
-    SoakReport report = new SoakReport(run(150, 160, 256), TALLY, List.of(), SETTINGS);
+    SoakReport report = new SoakReport(run(150, 160, 268), TALLY, List.of(), SETTINGS);
 
     assertEquals(List.of(), report.broken());
     String threads = report.growth().get(Resource.THREADS);
@@ -75,7 +91,7 @@ class SoakReportTest {
 
   @Test
   void threadsLeftBehindWhenIdleFail() {
-    SoakReport report = new SoakReport(run(150, 190, 256), TALLY, List.of(), SETTINGS);
+    SoakReport report = new SoakReport(run(150, 190, 268), TALLY, List.of(), SETTINGS);
 
     assertEquals(1, report.broken().size(), report.broken().toString());
     assertTrue(report.broken().get(0).startsWith("grew threads"), report.broken().toString());
@@ -83,17 +99,29 @@ class SoakReportTest {
 
   @Test
   void aCacheOverItsBoundFails() {
-    SoakReport report = new SoakReport(run(150, 150, 257), TALLY, List.of(), SETTINGS);
+    SoakReport report = new SoakReport(run(150, 150, 269), TALLY, List.of(), SETTINGS);
 
     assertEquals(
         List.of(
-            "grew cached MB: 0-257 over the run, its bound 256 (a cache fills and empties within it)"),
+            "grew cached MB: 0-269 over the run, its bound 268 (256 MiB; a cache fills and empties"
+                + " within it)"),
         report.broken());
   }
 
   @Test
+  void aDiskTierOverItsBoundFails() {
+    List<SoakSample> samples = new ArrayList<>(run(150, 150, 268));
+    samples.add(samples.size() - 1, sample(11.5, false, 1_000, 500, 540, 100));
+
+    List<String> broken = new SoakReport(samples, TALLY, List.of(), SETTINGS).broken();
+
+    assertEquals(1, broken.size(), broken.toString());
+    assertTrue(broken.get(0).startsWith("grew disk tier MB: 0-540 over the run, its bound 537"));
+  }
+
+  @Test
   void heapRisingAfterTheWarmupFails() {
-    List<SoakSample> samples = new ArrayList<>(run(150, 150, 256));
+    List<SoakSample> samples = new ArrayList<>(run(150, 150, 268));
     samples.replaceAll(
         sample ->
             sample.idle() || sample.minutes() < 2
@@ -116,7 +144,7 @@ class SoakReportTest {
   @Test
   void aRunWithoutItsIdleSamplesIsNotJudged() {
     List<SoakSample> samples =
-        run(150, 150, 256).stream().filter(sample -> !sample.idle()).toList();
+        run(150, 150, 268).stream().filter(sample -> !sample.idle()).toList();
 
     assertEquals(
         List.of("0 idle samples, not 2 (at the warm-up's end and at the end)"),
