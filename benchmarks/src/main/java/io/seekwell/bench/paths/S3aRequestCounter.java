@@ -64,6 +64,11 @@ public final class S3aRequestCounter implements ExecutionInterceptor, Configurab
   }
 
   @Override
+  public void afterTransmission(Context.AfterTransmission context, ExecutionAttributes attributes) {
+    counter.afterTransmission(context, attributes);
+  }
+
+  @Override
   public Optional<InputStream> modifyHttpResponseContent(
       Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
     return counter.modifyHttpResponseContent(context, attributes);

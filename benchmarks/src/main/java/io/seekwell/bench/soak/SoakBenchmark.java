@@ -173,7 +173,7 @@ public final class SoakBenchmark {
                     VERSIONED_OBJECTS,
                     VERSIONED_LENGTH,
                     configured.physicalIO().maxMemoryLimit(),
-                    configured.diskCache().maxSize(),
+                    diskBound(configured),
                     idleSeconds));
         verdict.write(report);
         System.out.println(verdict.markdown());
@@ -188,6 +188,16 @@ public final class SoakBenchmark {
         }
       }
     }
+  }
+
+  /**
+   * The most the disk tier's directory may hold in the soak: each path's factory writes to a slot
+   * of its own, which keeps within its share of the directory ({@code max.size / max.slots}), so
+   * files a slot orphaned would show above it sooner than above the directory's {@code max.size}.
+   */
+  static long diskBound(S3SeekableInputStreamConfiguration configured) {
+    int slots = Math.min(PATHS.size(), configured.diskCache().maxSlots());
+    return slots * (configured.diskCache().maxSize() / configured.diskCache().maxSlots());
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.seekwell.bench.soak;
 
 import io.seekwell.bench.soak.SoakSample.Resource;
+import io.seekwell.common.metrics.Metric;
 import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -173,6 +174,36 @@ final class SoakReport {
         boundBytes >> 20);
   }
 
+  /**
+   * What the run fetched and did not use: the rest of the responses readers cut short (every
+   * path's), and what Seekwell's paths prefetched and dropped unread.
+   */
+  String bytes() {
+    SoakSample last = samples.get(samples.size() - 1);
+    long abandoned = last.responseBytes() - last.receivedBytes();
+    int prefetched = SoakRun.COUNTERS.indexOf(Metric.PREFETCHED_BYTES);
+    int unused = SoakRun.COUNTERS.indexOf(Metric.PREFETCHED_BYTES_UNUSED);
+    return String.format(
+        Locale.ROOT,
+        "Bytes: the GET responses carried %.0f MB, of which %.0f MB reached the clients and %.0f MB"
+            + " (%.1f %%) were abandoned: cut short by the faults, stall cuts, hedges' losers,"
+            + " streams closed early and proxy restarts (every path's; the latency proxy keeps"
+            + " them). Seekwell's core and Iceberg"
+            + " paths asked for %.0f MB ahead of reads and dropped %.0f MB of it unread (%.1f %%;"
+            + " `PREFETCHED_BYTES`, `PREFETCHED_BYTES_UNUSED`).",
+        last.responseBytes() / SoakSample.MB,
+        last.receivedBytes() / SoakSample.MB,
+        abandoned / SoakSample.MB,
+        percent(abandoned, last.responseBytes()),
+        last.counters()[prefetched] / SoakSample.MB,
+        last.counters()[unused] / SoakSample.MB,
+        percent(last.counters()[unused], last.counters()[prefetched]));
+  }
+
+  private static double percent(long part, long whole) {
+    return whole == 0 ? 0 : 100.0 * part / whole;
+  }
+
   /** The least-squares slope of {@code y} over {@code x}. */
   private static double slope(double[] x, double[] y) {
     double meanX = Arrays.stream(x).average().orElse(0);
@@ -228,7 +259,10 @@ final class SoakReport {
             "Heap is what a full collection left; direct memory is the JVM's direct buffers (the"
                 + " disk tier's mapped files, bounded by their count, are in the resident set);"
                 + " connections are those the proxy holds; the disk tier's size is what `du`"
-                + " counts; cached is the core factory's block cache. The counters are the core"
+                + " counts, bounded by the three paths' slots (`max.size / max.slots` each);"
+                + " cached is the core factory's block cache; MB abandoned is what the GET"
+                + " responses so far carried and did not deliver (or not yet). The counters are"
+                + " the core"
                 + " and Iceberg paths' (S3A's stream factory reports to S3A's own statistics),"
                 + String.format(
                     Locale.ROOT,
@@ -239,15 +273,16 @@ final class SoakReport {
     out.append(
         "| minute | reads | wrong | failed | GETs | retries | hedges | stall cuts | resumes"
             + " | disk hits | other slots' hits | heap MB | direct MB | RSS MB | threads"
-            + " | open files | connections | disk tier MB | cached MB |\n");
-    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            + " | open files | connections | disk tier MB | cached MB | MB abandoned |\n");
+    out.append(
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (SoakSample sample : samples) {
       long[] counters = sample.counters();
       out.append(
           String.format(
               Locale.ROOT,
               "| %.1f%s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %.0f | %.0f | %.0f"
-                  + " | %d | %d | %d | %.0f | %.0f |%n",
+                  + " | %d | %d | %d | %.0f | %.0f | %.0f |%n",
               sample.minutes(),
               sample.idle() ? " idle" : "",
               sample.reads(),
@@ -267,7 +302,8 @@ final class SoakReport {
               sample.process().openFiles(),
               sample.connections(),
               Resource.DISK.of(sample),
-              Resource.CACHED.of(sample)));
+              Resource.CACHED.of(sample),
+              (sample.responseBytes() - sample.receivedBytes()) / SoakSample.MB));
     }
     out.append("\n## Verdict\n\n");
     List<String> broken = broken();
@@ -291,6 +327,7 @@ final class SoakReport {
                 tally.freshRead(),
                 tally.proxyRestarts()));
     growth().values().forEach(verdict -> out.append("- ").append(verdict).append('\n'));
+    out.append('\n').append(bytes()).append('\n');
     if (!failures.isEmpty()) {
       out.append("\nWrong and failed reads (the first 50):\n\n");
       failures.forEach(failure -> out.append("- ").append(failure).append('\n'));

@@ -67,7 +67,9 @@ final class SoakRun {
           Metric.STALLED_GETS_ABANDONED,
           Metric.BODIES_RESUMED,
           Metric.DISK_HITS,
-          Metric.DISK_SHARED_HITS);
+          Metric.DISK_SHARED_HITS,
+          Metric.PREFETCHED_BYTES,
+          Metric.PREFETCHED_BYTES_UNUSED);
 
   /**
    * The latency proxy's resident set above which it is restarted between two samples: it keeps the
@@ -169,8 +171,9 @@ final class SoakRun {
     freshReader.setDaemon(true);
     workers.add(freshReader);
     long start = System.nanoTime();
-    // The idle pause at the warm-up's end moves the end, so that the soak reads for its minutes.
-    long end = start + (long) (schedule.minutes() * 60e9) + schedule.idle().toNanos();
+    // Each pause (the wait for the tasks under way, then what is done between tasks) moves the
+    // end, so that the soak reads for its minutes.
+    long end = start + (long) (schedule.minutes() * 60e9);
     long warmupEnd = start + (long) (schedule.warmupMinutes() * 60e9);
     boolean idledAfterWarmup = false;
     boolean failedToPause = false;
@@ -195,6 +198,7 @@ final class SoakRun {
         boolean idleNow = !idledAfterWarmup && System.nanoTime() >= warmupEnd;
         idledAfterWarmup |= idleNow;
         if (idleNow || proxyNeedsRestart()) {
+          long pause = System.nanoTime();
           failedToPause =
               !betweenTasks(
                   () -> {
@@ -203,6 +207,7 @@ final class SoakRun {
                       samples.add(idle(proxy, counter, start, schedule));
                     }
                   });
+          end += System.nanoTime() - pause;
         }
       }
       // Idle at the end as at the warm-up's end: the workers alive, held between tasks.
@@ -349,6 +354,8 @@ final class SoakRun {
         wrong.get(),
         failed.get(),
         counter.gets(),
+        counter.responseBytes(),
+        counter.bytes(),
         counters);
   }
 

@@ -5,8 +5,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * One interval of the soak benchmark: when, whether it was taken idle (no task running, after the
- * pools' keep-alive), what the process held, what the read paths held, the reads so far, and the
- * Seekwell paths' counters ({@link SoakRun#COUNTERS}, in that order).
+ * pools' keep-alive), what the process held, what the read paths held, the reads so far, the GETs
+ * so far with the body bytes their responses carried and the bytes that arrived (every path's), and
+ * the Seekwell paths' counters ({@link SoakRun#COUNTERS}, in that order).
  */
 record SoakSample(
     double minutes,
@@ -19,6 +20,8 @@ record SoakSample(
     long wrong,
     long failed,
     long gets,
+    long responseBytes,
+    long receivedBytes,
     long[] counters) {
 
   static final double MB = 1e6;

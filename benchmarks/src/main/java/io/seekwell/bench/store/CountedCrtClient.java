@@ -54,6 +54,9 @@ final class CountedCrtClient extends DelegatingS3AsyncClient {
 
     @Override
     public void onResponse(GetObjectResponse response) {
+      if (response.contentLength() != null) {
+        counter.answered(response.contentLength());
+      }
       delegate.onResponse(response);
     }
 

@@ -14,20 +14,23 @@ import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.Abortable;
 import software.amazon.awssdk.http.AbortableInputStream;
+import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Request;
 
 /**
  * Counts, outside the code under test and the same way for every read path, the GETs and HEADs an
- * SDK client sends and the response body bytes that actually arrive (so a GET aborted early counts
- * only what was received). Thread-safe.
+ * SDK client sends, the body bytes its successful GET responses carry (their {@code
+ * Content-Length}) and the response body bytes that actually arrive (so a GET aborted early counts
+ * only what was received; the difference is what readers abandoned). Thread-safe.
  */
 public final class RequestCounter implements ExecutionInterceptor {
 
   private final AtomicLong gets = new AtomicLong();
   private final AtomicLong heads = new AtomicLong();
   private final AtomicLong bytes = new AtomicLong();
+  private final AtomicLong responseBytes = new AtomicLong();
 
   @Override
   public void beforeTransmission(
@@ -36,6 +39,17 @@ public final class RequestCounter implements ExecutionInterceptor {
       case GET -> gets.incrementAndGet();
       case HEAD -> heads.incrementAndGet();
       default -> {}
+    }
+  }
+
+  @Override
+  public void afterTransmission(Context.AfterTransmission context, ExecutionAttributes attributes) {
+    if (context.httpRequest().method() == SdkHttpMethod.GET
+        && context.httpResponse().isSuccessful()) {
+      context
+          .httpResponse()
+          .firstMatchingHeader("Content-Length")
+          .ifPresent(length -> responseBytes.addAndGet(Long.parseLong(length)));
     }
   }
 
@@ -72,6 +86,11 @@ public final class RequestCounter implements ExecutionInterceptor {
     }
   }
 
+  /** Counts the body of a GET response of a client that runs no execution interceptors. */
+  void answered(long contentLength) {
+    responseBytes.addAndGet(contentLength);
+  }
+
   /** Counts body bytes received by a client that runs no execution interceptors. */
   void received(long count) {
     bytes.addAndGet(count);
@@ -90,6 +109,14 @@ public final class RequestCounter implements ExecutionInterceptor {
   /** The response body bytes received so far. */
   public long bytes() {
     return bytes.get();
+  }
+
+  /**
+   * The body bytes the successful GET responses so far carried, received or not: what the store
+   * sent, or would have, had the reader not cut the response short.
+   */
+  public long responseBytes() {
+    return responseBytes.get();
   }
 
   private final class CountingStream extends FilterInputStream {

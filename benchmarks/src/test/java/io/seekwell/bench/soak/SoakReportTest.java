@@ -7,6 +7,7 @@ import io.seekwell.S3SeekableInputStreamConfiguration;
 import io.seekwell.bench.ProcessResources;
 import io.seekwell.bench.paths.SeekwellSettings;
 import io.seekwell.bench.soak.SoakSample.Resource;
+import io.seekwell.common.metrics.Metric;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,7 @@ class SoakReportTest {
           8,
           1 << 20,
           SEEKWELL.physicalIO().maxMemoryLimit(),
-          SEEKWELL.diskCache().maxSize(),
+          SoakBenchmark.diskBound(SEEKWELL),
           75);
   private static final SoakRun.Tally TALLY = new SoakRun.Tally(100, 0, 0, 3, 5, 60, 0);
 
@@ -47,7 +48,17 @@ class SoakReportTest {
         0,
         0,
         (long) minute * 100,
-        new long[SoakRun.COUNTERS.size()]);
+        (long) (minute * 100 * MB),
+        (long) (minute * 90 * MB),
+        prefetched((long) (minute * 50 * MB), (long) (minute * 5 * MB)));
+  }
+
+  /** The counters with {@code bytes} prefetched, {@code unused} of them dropped unread. */
+  private static long[] prefetched(long bytes, long unused) {
+    long[] counters = new long[SoakRun.COUNTERS.size()];
+    counters[SoakRun.COUNTERS.indexOf(Metric.PREFETCHED_BYTES)] = bytes;
+    counters[SoakRun.COUNTERS.indexOf(Metric.PREFETCHED_BYTES_UNUSED)] = unused;
+    return counters;
   }
 
   /**
@@ -69,10 +80,10 @@ class SoakReportTest {
               false,
               1_000,
               300 + 20 * minute,
-              40 * minute,
+              30 * minute,
               minute == 11 ? cachedPeakMb : 20 * minute));
     }
-    samples.add(sample(12.5, true, 1_000, idleAfter, 500, 250));
+    samples.add(sample(12.5, true, 1_000, idleAfter, 400, 250));
     return samples;
   }
 
@@ -85,8 +96,23 @@ class SoakReportTest {
     assertTrue(threads.startsWith("flat threads: idle 150 at the warm-up's end, 160"), threads);
     assertTrue(threads.contains("320-520 while reading"), threads);
     assertTrue(
-        report.growth().get(Resource.DISK).startsWith("flat disk tier MB: 0-500"),
+        report.growth().get(Resource.DISK).startsWith("flat disk tier MB: 0-400"),
         report.growth().get(Resource.DISK));
+  }
+
+  @Test
+  void theReportSaysWhatWasAbandonedAndWhatPrefetchWasNotUsed() {
+    SoakReport report = new SoakReport(run(150, 150, 268), TALLY, List.of(), SETTINGS);
+
+    assertEquals(
+        "Bytes: the GET responses carried 1250 MB, of which 1125 MB reached the clients and 125 MB"
+            + " (10.0 %) were abandoned: cut short by the faults, stall cuts, hedges' losers,"
+            + " streams closed early and proxy restarts (every path's; the latency proxy keeps"
+            + " them). Seekwell's core and Iceberg"
+            + " paths asked for 625 MB ahead of reads and dropped 63 MB of it unread (10.0 %;"
+            + " `PREFETCHED_BYTES`, `PREFETCHED_BYTES_UNUSED`).",
+        report.bytes());
+    assertTrue(report.markdown().contains("| 125 |\n"), report.markdown());
   }
 
   @Test
@@ -111,12 +137,14 @@ class SoakReportTest {
   @Test
   void aDiskTierOverItsBoundFails() {
     List<SoakSample> samples = new ArrayList<>(run(150, 150, 268));
-    samples.add(samples.size() - 1, sample(11.5, false, 1_000, 500, 540, 100));
+    samples.add(samples.size() - 1, sample(11.5, false, 1_000, 500, 420, 100));
 
     List<String> broken = new SoakReport(samples, TALLY, List.of(), SETTINGS).broken();
 
     assertEquals(1, broken.size(), broken.toString());
-    assertTrue(broken.get(0).startsWith("grew disk tier MB: 0-540 over the run, its bound 537"));
+    assertTrue(
+        broken.get(0).startsWith("grew disk tier MB: 0-420 over the run, its bound 403 (384 MiB"),
+        broken.toString());
   }
 
   @Test
