@@ -248,17 +248,10 @@ final class Targets {
       if (oneFileAtATime && path.equals(proxied)) {
         oneFileAtATime(proxied);
       } else if (oneFileAtATime && path.endsWith(Benchmark.NO_LATENCY)) {
-        Double own = ratio(Workload.W9, proxied, path, Sample::seconds);
-        if (own != null) {
-          lines.add(
-              String.format(
-                  Locale.ROOT,
-                  "- W9 %s against its own time without the latency: %.2f × (for information: the"
-                      + " latency of every file's first byte, which nothing ahead of the open can"
-                      + " hide)",
-                  proxied,
-                  own));
-        }
+        information(
+            "W9 " + proxied + " against its own time without the latency",
+            ratio(Workload.W9, proxied, path, Sample::seconds),
+            "the latency of every file's first byte, which nothing ahead of the open can hide");
       } else if (path.endsWith(Benchmark.NO_LATENCY)) {
         Double own = ratio(Workload.W9, proxied, path, Sample::seconds);
         line(
@@ -271,17 +264,10 @@ final class Targets {
             "×");
       }
       if (path.endsWith(Benchmark.DIRECT)) {
-        Double own = ratio(Workload.W9, proxied, path, Sample::seconds);
-        if (own != null) {
-          lines.add(
-              String.format(
-                  Locale.ROOT,
-                  "- W9 %s against its own time on the store directly, with no proxy: %.2f ×"
-                      + " (for information: this includes the proxy's own work on the machine's"
-                      + " cores)",
-                  proxied,
-                  own));
-        }
+        information(
+            "W9 " + proxied + " against its own time on the store directly, with no proxy",
+            ratio(Workload.W9, proxied, path, Sample::seconds),
+            "this includes the proxy's own work on the machine's cores");
       }
     }
   }
@@ -361,6 +347,13 @@ final class Targets {
     lines.add(
         String.format(
             Locale.ROOT, "- %s: %.2f %s — **%s**", target, value, unit, met ? "met" : "missed"));
+  }
+
+  /** A ratio given for information, not judged: {@code why} says what it shows; none if absent. */
+  private void information(String what, Double ratio, String why) {
+    if (ratio != null) {
+      lines.add(String.format(Locale.ROOT, "- %s: %.2f × (for information: %s)", what, ratio, why));
+    }
   }
 
   /** Median of {@code path} in {@code workload} over its median in {@code reference}. */

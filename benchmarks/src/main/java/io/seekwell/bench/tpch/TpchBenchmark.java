@@ -55,7 +55,7 @@ public final class TpchBenchmark {
           "s3a-analytics",
           "seekwell-s3a");
 
-  private static final Set<String> OPTIONS =
+  static final Set<String> OPTIONS =
       Set.of(
           "toxiproxy-server",
           "scale",

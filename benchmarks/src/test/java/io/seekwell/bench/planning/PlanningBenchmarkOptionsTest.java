@@ -1,31 +1,20 @@
 package io.seekwell.bench.planning;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+
+import io.seekwell.bench.BenchScript;
 import io.seekwell.bench.Options;
+import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
 class PlanningBenchmarkOptionsTest {
 
   @Test
-  void takesTheOptionsBenchShPassesIt() {
-    // What scripts/bench.sh --quick passes the profile's program, besides the store's options.
-    Options.parse(
-        "PlanningBenchmark",
-        PlanningBenchmark.OPTIONS,
-        new String[] {
-          "--toxiproxy-server",
-          "t",
-          "--snapshots",
-          "20",
-          "--iterations",
-          "1",
-          "--smoke",
-          "true",
-          "--report",
-          "r.md",
-          "--planner",
-          "single",
-          "--append",
-          "true"
-        });
+  void takesEveryOptionTheScriptsPassIt() throws IOException {
+    for (String[] arguments : BenchScript.invocations(PlanningBenchmark.class)) {
+      assertDoesNotThrow(
+          () -> Options.parse("PlanningBenchmark", PlanningBenchmark.OPTIONS, arguments),
+          String.join(" ", arguments));
+    }
   }
 }

@@ -1,33 +1,20 @@
 package io.seekwell.bench.reads;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+
+import io.seekwell.bench.BenchScript;
 import io.seekwell.bench.Options;
+import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
 class BenchmarkOptionsTest {
 
   @Test
-  void takesTheOptionsBenchShPassesIt() {
-    // What scripts/bench.sh --quick passes the profile's program, besides the store's options.
-    Options.parse(
-        "Benchmark",
-        Benchmark.OPTIONS,
-        new String[] {
-          "--toxiproxy-server",
-          "t",
-          "--scale",
-          "quick",
-          "--iterations",
-          "1",
-          "--warmup",
-          "0",
-          "--smoke",
-          "true",
-          "--report",
-          "r.md",
-          "--paths",
-          "seekwell",
-          "--workloads",
-          "W1"
-        });
+  void takesEveryOptionTheScriptsPassIt() throws IOException {
+    for (String[] arguments : BenchScript.invocations(Benchmark.class)) {
+      assertDoesNotThrow(
+          () -> Options.parse("Benchmark", Benchmark.OPTIONS, arguments),
+          String.join(" ", arguments));
+    }
   }
 }

@@ -31,10 +31,7 @@ class TpchReportTest {
   @Test
   void aQueryAnsweredDifferentlyByOnePathIsAProblemThatNamesIt() {
     TpchPathRuns wrong =
-        new TpchPathRuns(
-            "seekwell-s3a",
-            List.of(run("q01", 4, "aaaa", 1000, 5), run("q06", 1, "ffff", 1000, 5)),
-            List.of());
+        new TpchPathRuns("seekwell-s3a", queries(4, "aaaa", "ffff", 1000, 5), List.of());
     List<TpchPathRuns> paths = List.of(path("s3a-classic", 10, 100), wrong);
 
     List<String> problems = new TpchAnswers(QUERIES, paths).problems();
@@ -51,10 +48,7 @@ class TpchReportTest {
   @Test
   void q01WithoutItsFourGroupsMeansTheDataIsNotThere() {
     TpchPathRuns empty =
-        new TpchPathRuns(
-            "iceberg-default",
-            List.of(run("q01", 0, "0000", 10, 1), run("q06", 1, "dddd", 10, 1)),
-            List.of());
+        new TpchPathRuns("iceberg-default", queries(0, "0000", "dddd", 10, 1), List.of());
 
     List<String> problems = new TpchAnswers(QUERIES, List.of(empty)).problems();
 
@@ -147,10 +141,7 @@ class TpchReportTest {
   @Test
   void aTargetWithNothingToJudgeItBySaysSo() {
     TpchPathRuns alone =
-        new TpchPathRuns(
-            "seekwell-s3a",
-            List.of(run("q01", 4, "aaaa", 10, 1), run("q06", 1, "dddd", 10, 1)),
-            List.of());
+        new TpchPathRuns("seekwell-s3a", queries(4, "aaaa", "dddd", 10, 1), List.of());
 
     String markdown = new TpchReport("setup", FULL_RUN, QUERIES, List.of(alone)).markdown();
 
@@ -185,9 +176,14 @@ class TpchReportTest {
   /** A path whose every query takes {@code millis} and {@code gets}, and as long on the floor. */
   private static TpchPathRuns path(String name, long millis, long gets) {
     return new TpchPathRuns(
-        name,
-        List.of(run("q01", 4, "aaaa", millis, gets), run("q06", 1, "dddd", millis, gets)),
-        List.of(run("q01", 4, "aaaa", millis, 0), run("q06", 1, "dddd", millis, 0)));
+        name, queries(4, "aaaa", "dddd", millis, gets), queries(4, "aaaa", "dddd", millis, 0));
+  }
+
+  /** Q01 with {@code q01Rows} and Q06 with one row, each taking {@code millis} and {@code gets}. */
+  private static List<TpchQueryRun> queries(
+      long q01Rows, String q01Digest, String q06Digest, long millis, long gets) {
+    return List.of(
+        run("q01", q01Rows, q01Digest, millis, gets), run("q06", 1, q06Digest, millis, gets));
   }
 
   private static TpchQueryRun run(String query, long rows, String digest, long millis, long gets) {
