@@ -1,5 +1,7 @@
 package io.seekwell.bench;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,9 +34,22 @@ public final class BenchScript {
   private BenchScript() {}
 
   /**
+   * Asserts that {@code program}, taking {@code options}, accepts the arguments of each of its
+   * invocations by bench.sh, as .ci/run runs it.
+   */
+  public static void assertTakesEveryInvocation(Class<?> program, Set<String> options)
+      throws IOException {
+    for (String[] arguments : invocations(program)) {
+      assertDoesNotThrow(
+          () -> Options.parse(program.getSimpleName(), options, arguments),
+          String.join(" ", arguments));
+    }
+  }
+
+  /**
    * Each invocation's arguments of {@code program} by bench.sh, as .ci/run runs it; never empty.
    */
-  public static List<String[]> invocations(Class<?> program) throws IOException {
+  static List<String[]> invocations(Class<?> program) throws IOException {
     List<String> store = optionsOf(read("scripts/lib/local-s3.sh"), "S3_ARGS");
     Map<String, List<String>> ciArguments = ciArguments();
     List<String[]> invocations = new ArrayList<>();

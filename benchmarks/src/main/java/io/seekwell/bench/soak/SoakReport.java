@@ -185,12 +185,12 @@ final class SoakReport {
     int unused = SoakRun.COUNTERS.indexOf(Metric.PREFETCHED_BYTES_UNUSED);
     return String.format(
         Locale.ROOT,
-        "Bytes: the GET responses carried %.0f MB, of which %.0f MB reached the clients and %.0f MB"
-            + " (%.1f %%) were abandoned: cut short by the faults, stall cuts, hedges' losers,"
-            + " streams closed early and proxy restarts (every path's; the latency proxy keeps"
-            + " them). Seekwell's core and Iceberg"
-            + " paths asked for %.0f MB ahead of reads and dropped %.0f MB of it unread (%.1f %%;"
-            + " `PREFETCHED_BYTES`, `PREFETCHED_BYTES_UNUSED`).",
+        "Bytes: the GET responses carried %.0f MB, of which %.0f MB reached the clients and"
+            + " %.0f MB (%.1f %%) were abandoned: cut short by the faults, stall cuts, hedges'"
+            + " losers, streams closed early and proxy restarts (every path's; the latency proxy"
+            + " keeps them). "
+            + "Seekwell's core and Iceberg paths asked for %.0f MB ahead of reads and dropped"
+            + " %.0f MB of it unread (%.1f %%; `PREFETCHED_BYTES`, `PREFETCHED_BYTES_UNUSED`).",
         last.responseBytes() / SoakSample.MB,
         last.receivedBytes() / SoakSample.MB,
         abandoned / SoakSample.MB,
