@@ -70,7 +70,8 @@ public final class PhysicalIOConfiguration extends DeclaredConfiguration {
           256 * KIB,
           1,
           "a read's own miss is widened up to this many bytes, as many as the link carries in a"
-              + " tenth of its time to first byte; at most `readaheadbytes` turns this off");
+              + " tenth of its time to first byte, while at least one widened miss in eight is"
+              + " later read; at most `readaheadbytes` turns this off");
   static final Setting<Long> TARGET_REQUEST_SIZE =
       Setting.size(
           "target.request.size",

@@ -10,10 +10,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Which blocks a read or a prefetch of a {@link BlockStore} starts: the missing parts of its window
  * as the {@link RequestPlanner} splits them, admitted in order against the {@link MemoryTier} and
- * handed to the {@link Tiers} to fill. What finds no memory is counted and logged: a prefetch's
- * parts as refused, a read's as a direct read. Thread-safe: every admission of an object runs under
- * its plan lock, taken here; the memory tier's eviction lock is taken inside it, never the other
- * way round.
+ * handed to the {@link Tiers} to fill. A read's own miss is widened past the read-ahead size while
+ * the factory's {@link WideningCredit} allows. What finds no memory is counted and logged: a
+ * prefetch's parts as refused, a read's as a direct read. Thread-safe: every admission of an object
+ * runs under its plan lock, taken here; the memory tier's eviction lock is taken inside it, never
+ * the other way round.
  */
 final class Admission {
 
@@ -23,6 +24,7 @@ final class Admission {
   private final MemoryTier memory;
   private final Tiers tiers;
   private final Metrics metrics;
+  private final WideningCredit widening;
 
   /** Admission of {@code planner}'s parts into {@code memory}, filled through {@code tiers}. */
   Admission(RequestPlanner planner, MemoryTier memory, Tiers tiers, Metrics metrics) {
@@ -30,6 +32,7 @@ final class Admission {
     this.memory = memory;
     this.tiers = tiers;
     this.metrics = metrics;
+    this.widening = new WideningCredit(metrics);
   }
 
   /**
@@ -43,14 +46,16 @@ final class Admission {
    */
   boolean fetch(
       ObjectBlocks blocks, long position, long end, FetchContext context, FetchPurpose purpose) {
-    ByteRange window = planner.window(position, end, blocks.length(), purpose);
     ByteRange readAhead = planner.readAheadWindow(position, end, blocks.length());
+    ByteRange window = window(blocks, position, end, purpose, readAhead);
+    long widenedFrom = window.equals(readAhead) ? Long.MAX_VALUE : readAhead.end() + 1;
     blocks.planLock().lock();
     try {
       List<ByteRange> parts = planner.missingParts(window, blocks.blocks());
-      if (admitMissing(blocks, parts, position, context, purpose)) {
+      if (admitMissing(blocks, parts, position, context, purpose, widenedFrom)) {
         long widened = bytesAfter(parts, readAhead.end());
         if (widened > 0) {
+          widening.spend();
           metrics.add(Metric.MISS_WIDENED_BYTES, widened);
           LOG.debug(
               "{}: the miss at {} widened by the link to {}, {} bytes past the read-ahead size",
@@ -63,10 +68,33 @@ final class Admission {
       }
       return !readAhead.equals(window)
           && admitMissing(
-              blocks, planner.missingParts(readAhead, blocks.blocks()), position, context, purpose);
+              blocks,
+              planner.missingParts(readAhead, blocks.blocks()),
+              position,
+              context,
+              purpose,
+              Long.MAX_VALUE);
     } finally {
       blocks.planLock().unlock();
     }
+  }
+
+  /**
+   * The bytes to have for a read of {@code [position, end]}: the planner's window, but for a read's
+   * own miss that the {@link WideningCredit} holds back, the read-ahead window.
+   */
+  private ByteRange window(
+      ObjectBlocks blocks, long position, long end, FetchPurpose purpose, ByteRange readAhead) {
+    ByteRange window = planner.window(position, end, blocks.length(), purpose);
+    if (window.equals(readAhead) || widening.mayWiden()) {
+      return window;
+    }
+    LOG.debug(
+        "{}: the miss at {} not widened past {}: too few widened misses were read",
+        blocks.key().location(),
+        position,
+        readAhead);
+    return readAhead;
   }
 
   /** How many bytes of {@code parts} lie after {@code end}. */
@@ -90,8 +118,9 @@ final class Admission {
       List<ByteRange> parts,
       long position,
       FetchContext context,
-      FetchPurpose purpose) {
-    int admitted = admitInOrder(blocks, parts, context, purpose);
+      FetchPurpose purpose,
+      long widenedFrom) {
+    int admitted = admitInOrder(blocks, parts, context, purpose, widenedFrom);
     if (admitted == parts.size()) {
       return true;
     }
@@ -103,12 +132,17 @@ final class Admission {
 
   /**
    * Admits and starts filling {@code parts}, in order, until one finds no memory; under the
-   * object's plan lock.
+   * object's plan lock. The bytes from {@code widenedFrom} on are a widened miss's extra bytes
+   * ({@link Long#MAX_VALUE}: none): the first read of them earns the {@link WideningCredit}.
    *
    * @return how many were admitted
    */
   private int admitInOrder(
-      ObjectBlocks blocks, List<ByteRange> parts, FetchContext context, FetchPurpose purpose) {
+      ObjectBlocks blocks,
+      List<ByteRange> parts,
+      FetchContext context,
+      FetchPurpose purpose,
+      long widenedFrom) {
     for (int i = 0; i < parts.size(); i++) {
       ByteRange part = parts.get(i);
       Block block = memory.admit(blocks, part, purpose);
@@ -117,6 +151,9 @@ final class Admission {
       }
       if (purpose.isPrefetch()) {
         metrics.add(Metric.PREFETCHED_BYTES, part.length());
+      }
+      if (part.end() >= widenedFrom) {
+        block.widenedFrom((int) Math.max(0, widenedFrom - part.start()), widening);
       }
       blocks.add(block);
       memory.add(block);
@@ -138,7 +175,7 @@ final class Admission {
     blocks.planLock().lock();
     try {
       List<ByteRange> parts = planner.missingParts(range, blocks.blocks());
-      int admitted = admitInOrder(blocks, parts, context, FetchPurpose.SCAN);
+      int admitted = admitInOrder(blocks, parts, context, FetchPurpose.SCAN, Long.MAX_VALUE);
       if (waited) {
         long bytes = 0;
         for (ByteRange part : parts.subList(0, admitted)) {

@@ -5,6 +5,8 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,6 +26,16 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class Block {
 
   private static final int RELEASED = -1;
+  private static final VarHandle WIDENING;
+
+  static {
+    try {
+      WIDENING =
+          MethodHandles.lookup().findVarHandle(Block.class, "widening", WideningCredit.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   private final BlockKey key;
   private final ByteRange range;
@@ -48,6 +60,15 @@ public final class Block {
 
   /** For prefetched blocks, which granules readers touched; null otherwise. */
   private final ReadGranules readGranules;
+
+  /**
+   * For a block of a widened miss, the credit its first read from {@link #widenedFrom} on earns;
+   * null otherwise and once earned (taken with a compare-and-set, so only once).
+   */
+  private volatile WideningCredit widening;
+
+  /** Where a widened miss's extra bytes start in the block; written before {@link #widening}. */
+  private int widenedFrom;
 
   private final PriorityQueue<Waiter> waiters =
       new PriorityQueue<>(Comparator.comparingInt(Waiter::bytes));
@@ -106,6 +127,15 @@ public final class Block {
   /** Whether the block was fetched ahead for a scan of an object longer than {@code length}. */
   public boolean isScanBeyond(long length) {
     return isForScan() && key.owner().length() > length;
+  }
+
+  /**
+   * Marks the bytes of the block from {@code offset} on as a widened miss's extra bytes: the first
+   * read of them earns {@code credit}. Called before the block is published to readers.
+   */
+  void widenedFrom(int offset, WideningCredit credit) {
+    widenedFrom = offset;
+    widening = credit;
   }
 
   /** Whether a reader has copied bytes from the block (prefetched blocks start unread). */
@@ -345,6 +375,10 @@ public final class Block {
   private void markRead(int from, int upTo) {
     if (readGranules != null) {
       readGranules.mark(from, upTo);
+    }
+    WideningCredit credit = widening;
+    if (credit != null && upTo > widenedFrom && WIDENING.compareAndSet(this, credit, null)) {
+      credit.earn();
     }
     if (!read) {
       read = true;

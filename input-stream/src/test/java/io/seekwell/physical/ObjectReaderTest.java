@@ -23,6 +23,7 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -149,6 +150,44 @@ class ObjectReaderTest {
               ByteRange.ofLength(16 * MIB, 225_000)),
           store.gets().stream().map(GetRequest::range).toList());
       assertEquals(2 * (225_000 - 64 * 1024), far.metrics().get(Metric.MISS_WIDENED_BYTES));
+    }
+  }
+
+  @Test
+  void missesStopWideningWhenTheirExtraBytesGoUnreadAndAProbeThatIsReadWinsItBack()
+      throws Exception {
+    try (FarReader far = openFar("far-spread", 64 * MIB, CONFIGURATION)) {
+      List<Long> positions = new ArrayList<>();
+      // The first miss knows nothing of the link; then the widenings the starting credit pays
+      // for, none read; then misses held back until the probe of their turn.
+      int misses = 1 + WideningCredit.PAYOFF + WideningCredit.PROBE_EVERY;
+      for (int i = 0; i < misses; i++) {
+        positions.add((long) i * MIB);
+      }
+      // A read in the probe's extra bytes (no GET), after which misses widen again.
+      long probe = (long) (misses - 1) * MIB;
+      positions.add(probe + 200 * 1024);
+      positions.add((long) misses * MIB);
+      byte[] bytes = new byte[4096];
+      for (long position : positions) {
+        assertEquals(bytes.length, far.reader().read(position, bytes, 0, bytes.length));
+        assertArrayEquals(
+            Arrays.copyOfRange(far.content(), (int) position, (int) position + bytes.length),
+            bytes);
+        awaitMeasured();
+      }
+
+      List<Long> lengths = store.gets().stream().map(get -> get.range().length()).toList();
+      List<Long> expected = new ArrayList<>();
+      expected.add(64L * 1024);
+      expected.addAll(Collections.nCopies(WideningCredit.PAYOFF, 225_000L));
+      expected.addAll(Collections.nCopies(WideningCredit.PROBE_EVERY - 1, 64L * 1024));
+      expected.add(225_000L);
+      expected.add(225_000L);
+      assertEquals(expected, lengths);
+      assertEquals(
+          WideningCredit.PROBE_EVERY - 1, far.metrics().get(Metric.MISS_WIDENINGS_HELD_BACK));
+      assertEquals(1, far.metrics().get(Metric.MISS_WIDENINGS_READ));
     }
   }
 
