@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * the factory's {@link WideningCredit} allows. What finds no memory is counted and logged: a
  * prefetch's parts as refused, a read's as a direct read. Thread-safe: every admission of an object
  * runs under its plan lock, taken here; the memory tier's eviction lock is taken inside it, never
- * the other way round.
+ * the other way round. The credit is the factory's, decided before the plan lock is taken.
  */
 final class Admission {
 
@@ -52,10 +52,10 @@ final class Admission {
     blocks.planLock().lock();
     try {
       List<ByteRange> parts = planner.missingParts(window, blocks.blocks());
-      if (admitMissing(blocks, parts, position, context, purpose, widenedFrom)) {
-        long widened = bytesAfter(parts, readAhead.end());
+      int admitted = admitMissing(blocks, parts, position, context, purpose, widenedFrom);
+      if (admitted >= 0) {
+        long widened = bytesAfter(parts.subList(0, admitted), readAhead.end());
         if (widened > 0) {
-          widening.spend();
           metrics.add(Metric.MISS_WIDENED_BYTES, widened);
           LOG.debug(
               "{}: the miss at {} widened by the link to {}, {} bytes past the read-ahead size",
@@ -68,12 +68,13 @@ final class Admission {
       }
       return !readAhead.equals(window)
           && admitMissing(
-              blocks,
-              planner.missingParts(readAhead, blocks.blocks()),
-              position,
-              context,
-              purpose,
-              Long.MAX_VALUE);
+                  blocks,
+                  planner.missingParts(readAhead, blocks.blocks()),
+                  position,
+                  context,
+                  purpose,
+                  Long.MAX_VALUE)
+              >= 0;
     } finally {
       blocks.planLock().unlock();
     }
@@ -86,15 +87,30 @@ final class Admission {
   private ByteRange window(
       ObjectBlocks blocks, long position, long end, FetchPurpose purpose, ByteRange readAhead) {
     ByteRange window = planner.window(position, end, blocks.length(), purpose);
-    if (window.equals(readAhead) || widening.mayWiden()) {
+    if (window.equals(readAhead)) {
       return window;
     }
-    LOG.debug(
-        "{}: the miss at {} not widened past {}: too few widened misses were read",
-        blocks.key().location(),
-        position,
-        readAhead);
-    return readAhead;
+    switch (widening.decide()) {
+      case WIDEN -> {
+        return window;
+      }
+      case PROBE -> {
+        LOG.debug(
+            "{}: the miss at {} widened to {} as a probe: too few widened misses were read",
+            blocks.key().location(),
+            position,
+            window);
+        return window;
+      }
+      default -> {
+        LOG.debug(
+            "{}: the miss at {} not widened past {}: too few widened misses were read",
+            blocks.key().location(),
+            position,
+            readAhead);
+        return readAhead;
+      }
+    }
   }
 
   /** How many bytes of {@code parts} lie after {@code end}. */
@@ -108,12 +124,12 @@ final class Admission {
 
   /**
    * Admits and starts filling the missing {@code parts} of a read at {@code position}, under the
-   * object's plan lock.
+   * object's plan lock, in order until one finds no memory.
    *
-   * @return false if the part holding {@code position} found no memory (nothing is admitted then,
-   *     as it is the first part)
+   * @return how many of {@code parts} were admitted, or -1 if the part holding {@code position}
+   *     found no memory (nothing is admitted then, as it is the first part)
    */
-  private boolean admitMissing(
+  private int admitMissing(
       ObjectBlocks blocks,
       List<ByteRange> parts,
       long position,
@@ -122,18 +138,19 @@ final class Admission {
       long widenedFrom) {
     int admitted = admitInOrder(blocks, parts, context, purpose, widenedFrom);
     if (admitted == parts.size()) {
-      return true;
+      return admitted;
     }
     if (purpose.isPrefetch()) {
       refused(blocks, parts.subList(admitted, parts.size()));
     }
-    return !parts.get(admitted).contains(position);
+    return parts.get(admitted).contains(position) ? -1 : admitted;
   }
 
   /**
    * Admits and starts filling {@code parts}, in order, until one finds no memory; under the
    * object's plan lock. The bytes from {@code widenedFrom} on are a widened miss's extra bytes
-   * ({@link Long#MAX_VALUE}: none): the first read of them earns the {@link WideningCredit}.
+   * ({@link Long#MAX_VALUE}: none): the first block that holds some carries the {@link
+   * WideningCredit}, which the first read of them earns (one credit per miss).
    *
    * @return how many were admitted
    */
@@ -143,6 +160,7 @@ final class Admission {
       FetchContext context,
       FetchPurpose purpose,
       long widenedFrom) {
+    long unmarked = widenedFrom;
     for (int i = 0; i < parts.size(); i++) {
       ByteRange part = parts.get(i);
       Block block = memory.admit(blocks, part, purpose);
@@ -152,8 +170,9 @@ final class Admission {
       if (purpose.isPrefetch()) {
         metrics.add(Metric.PREFETCHED_BYTES, part.length());
       }
-      if (part.end() >= widenedFrom) {
-        block.widenedFrom((int) Math.max(0, widenedFrom - part.start()), widening);
+      if (part.end() >= unmarked) {
+        block.widenedFrom((int) Math.max(0, unmarked - part.start()), widening);
+        unmarked = Long.MAX_VALUE;
       }
       blocks.add(block);
       memory.add(block);

@@ -26,6 +26,10 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class Block {
 
   private static final int RELEASED = -1;
+
+  /**
+   * Hands the widening credit back once, with no object per block (an atomic field would add one).
+   */
   private static final VarHandle WIDENING;
 
   static {

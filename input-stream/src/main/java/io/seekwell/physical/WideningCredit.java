@@ -14,12 +14,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * bytes cost the client about a fifth of a GET's CPU. So each widening spends one credit and each
  * widening later read earns {@link #PAYOFF}, up to {@link #CAP}; with no credit left, a miss is
  * widened only every {@link #PROBE_EVERY}th time, so that reads that begin to land near each other
- * earn it back. Reads spread evenly over large objects (random 4 KiB reads) soon stop widening;
- * reads that cluster keep it.
+ * earn it back. Widenings go on while more than about one in eight is read; random 4 KiB reads
+ * spread over large objects soon stop widening, and after reads that clustered at most {@link #CAP}
+ * widenings in a row go unread.
  *
  * <p><b>Design notes.</b> One per factory: what its streams' reads have shown, over every object.
- * Thread-safe and lock-free: the credit and the probe count are atomics, updated once per widened
- * or held-back miss and once per widening read ({@link Block} hands its credit back once).
+ * Thread-safe and lock-free, and used outside any object's plan lock: the credit and the count of
+ * misses held back are atomics, updated once per decided miss and once per widening read (the first
+ * block of a widened miss carries the credit, and hands it back once).
  */
 final class WideningCredit {
 
@@ -41,21 +43,31 @@ final class WideningCredit {
     this.metrics = metrics;
   }
 
-  /**
-   * Whether a miss the link would widen may be: there is credit, or this is the probe of its turn.
-   * A miss refused is counted ({@link Metric#MISS_WIDENINGS_HELD_BACK}).
-   */
-  boolean mayWiden() {
-    if (credit.get() > 0 || heldBack.incrementAndGet() % PROBE_EVERY == 0) {
-      return true;
-    }
-    metrics.increment(Metric.MISS_WIDENINGS_HELD_BACK);
-    return false;
+  /** What becomes of a read's own miss that the link would widen. */
+  enum Decision {
+    /** Widened, for one credit. */
+    WIDEN,
+    /** Widened with no credit left: the probe of its turn. */
+    PROBE,
+    /** Not widened: no credit left, and not a probe's turn. */
+    HOLD_BACK
   }
 
-  /** A miss was widened: one credit spent, none below zero. */
-  void spend() {
-    credit.getAndUpdate(c -> Math.max(c - 1, 0));
+  /**
+   * Decides a miss the link would widen, taking one credit if there is one; a miss held back is
+   * counted ({@link Metric#MISS_WIDENINGS_HELD_BACK}). The credit is taken when the miss is
+   * planned, so that misses planned at once never widen on the same credit; a miss whose extra
+   * bytes turn out to be cached or in flight already spends it all the same.
+   */
+  Decision decide() {
+    if (credit.getAndUpdate(c -> Math.max(c - 1, 0)) > 0) {
+      return Decision.WIDEN;
+    }
+    if (heldBack.incrementAndGet() % PROBE_EVERY == 0) {
+      return Decision.PROBE;
+    }
+    metrics.increment(Metric.MISS_WIDENINGS_HELD_BACK);
+    return Decision.HOLD_BACK;
   }
 
   /** A later read landed in a widening's extra bytes: {@link #PAYOFF} credits, up to the cap. */

@@ -164,9 +164,11 @@ class ObjectReaderTest {
       for (int i = 0; i < misses; i++) {
         positions.add((long) i * MIB);
       }
-      // A read in the probe's extra bytes (no GET), after which misses widen again.
+      // Two reads in the probe's extra bytes (no GET; the first earns the credit, once), after
+      // which misses widen again.
       long probe = (long) (misses - 1) * MIB;
       positions.add(probe + 200 * 1024);
+      positions.add(probe + 210 * 1024);
       positions.add((long) misses * MIB);
       byte[] bytes = new byte[4096];
       for (long position : positions) {

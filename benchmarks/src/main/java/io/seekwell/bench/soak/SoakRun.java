@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -29,7 +28,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.stream.Collectors;
 
 /**
@@ -44,12 +42,6 @@ final class SoakRun {
 
   /** The wrong and failed reads described in the report; the rest are only counted. */
   private static final int DESCRIBED = 50;
-
-  /**
-   * How long the workers may take to finish the tasks under way: once the soak ends, and when it
-   * holds them between tasks (to restart the proxy, or to sample idle).
-   */
-  private static final long END_MINUTES = 5;
 
   private static final List<ConnectionFault> FAULTS =
       List.of(
@@ -70,14 +62,6 @@ final class SoakRun {
           Metric.DISK_SHARED_HITS,
           Metric.PREFETCHED_BYTES,
           Metric.PREFETCHED_BYTES_UNUSED);
-
-  /**
-   * The latency proxy's resident set above which it is restarted between two samples: it keeps the
-   * rest of every response a reader abandoned (a stall cut, a hedge's loser, a closed stream) and
-   * never gives it back, gigabytes within minutes, until the machine swaps and the store stops
-   * answering.
-   */
-  private static final long PROXY_RESIDENT_LIMIT = 2L << 30;
 
   /** What the workers did, counted after they all ended, and the proxy's restarts. */
   record Tally(
@@ -102,12 +86,7 @@ final class SoakRun {
   private final AtomicLong freshRead = new AtomicLong();
   private final List<String> failures = new CopyOnWriteArrayList<>();
   private final Map<String, Long> tasksRun = new ConcurrentHashMap<>();
-  // Each worker's task holds a read lock; restarting the latency proxy and sampling idle take the
-  // write lock, so they happen between tasks (the factories' own background GETs may still be cut
-  // by a restart, and are retried). Fair, so that a waiting pause holds back new tasks.
-  private final ReentrantReadWriteLock betweenTasks = new ReentrantReadWriteLock(true);
-  private final Optional<ToxiproxyServer> latencyProxy;
-  private long proxyRestarts;
+  private final Pauses pauses;
   private volatile boolean stop;
 
   SoakRun(
@@ -118,7 +97,7 @@ final class SoakRun {
       Map<Workload, Long> expected,
       Optional<ToxiproxyServer> latencyProxy) {
     this.paths = paths;
-    this.latencyProxy = latencyProxy;
+    this.pauses = new Pauses(latencyProxy);
     this.data = data;
     this.versioned = versioned;
     this.fresh = fresh;
@@ -138,7 +117,7 @@ final class SoakRun {
         changed.get(),
         overwrittenRight.get(),
         freshRead.get(),
-        proxyRestarts);
+        pauses.proxyRestarts());
   }
 
   /**
@@ -194,15 +173,15 @@ final class SoakRun {
           TimeUnit.MILLISECONDS.sleep(Math.max(0, Math.min(5_000, left)));
         }
         samples.add(sample(proxy, counter, start, false));
-        print(samples.get(samples.size() - 1));
+        System.out.println(samples.get(samples.size() - 1).progressLine());
         boolean idleNow = !idledAfterWarmup && System.nanoTime() >= warmupEnd;
         idledAfterWarmup |= idleNow;
-        if (idleNow || proxyNeedsRestart()) {
+        if (idleNow || pauses.proxyNeedsRestart()) {
           long pause = System.nanoTime();
           failedToPause =
               !betweenTasks(
                   () -> {
-                    restartBloatedProxy();
+                    pauses.restartBloatedProxy();
                     if (idleNow) {
                       samples.add(idle(proxy, counter, start, schedule));
                     }
@@ -233,69 +212,36 @@ final class SoakRun {
     proxy.stopFaultingConnections();
     TimeUnit.NANOSECONDS.sleep(schedule.idle().toNanos());
     SoakSample sample = sample(proxy, counter, start, true);
-    print(sample);
+    System.out.println(sample.progressLine());
     System.out.println("... live threads by name, idle: " + threadsByName());
     return sample;
   }
 
-  /** Something done between tasks, while the workers wait. */
-  private interface BetweenTasks {
-    void run() throws IOException, InterruptedException;
-  }
-
   /**
-   * Runs {@code action} once the tasks under way have ended, holding new ones back; false, with a
-   * failed read counted, if they do not end within {@link #END_MINUTES}.
+   * Runs {@code action} {@linkplain Pauses#between between tasks}; false, with a failed read
+   * counted, if the tasks under way do not end within {@link Pauses#END_MINUTES}.
    */
-  private boolean betweenTasks(BetweenTasks action) throws IOException, InterruptedException {
-    if (!betweenTasks.writeLock().tryLock(END_MINUTES, TimeUnit.MINUTES)) {
-      failed("the tasks under way did not end within " + END_MINUTES + " minutes: the soak ended");
-      return false;
-    }
-    try {
-      action.run();
+  private boolean betweenTasks(Pauses.BetweenTasks action)
+      throws IOException, InterruptedException {
+    if (pauses.between(action)) {
       return true;
-    } finally {
-      betweenTasks.writeLock().unlock();
     }
-  }
-
-  /** Whether the latency proxy holds more than {@link #PROXY_RESIDENT_LIMIT} or has ended. */
-  private boolean proxyNeedsRestart() throws IOException, InterruptedException {
-    return latencyProxy.isPresent()
-        && (!latencyProxy.get().alive()
-            || latencyProxy.get().residentBytes() > PROXY_RESIDENT_LIMIT);
-  }
-
-  /**
-   * Restarts the latency proxy if it {@linkplain #proxyNeedsRestart needs it}. The clients' pooled
-   * connections to it break; their next requests retry on new ones.
-   */
-  private void restartBloatedProxy() throws IOException, InterruptedException {
-    if (!proxyNeedsRestart()) {
-      return;
-    }
-    long resident = latencyProxy.get().residentBytes();
-    boolean alive = latencyProxy.get().alive();
-    latencyProxy.get().restart();
-    proxyRestarts++;
-    System.out.printf(
-        Locale.ROOT,
-        "... the latency proxy %s: restarted between tasks%n",
-        alive
-            ? String.format(Locale.ROOT, "held %.0f MB of abandoned responses", resident / 1e6)
-            : "had ended");
+    failed(
+        "the tasks under way did not end within "
+            + Pauses.END_MINUTES
+            + " minutes: the soak ended");
+    return false;
   }
 
   private void awaitWorkers(List<Thread> workers) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(END_MINUTES);
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(Pauses.END_MINUTES);
     for (Thread worker : workers) {
       worker.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
       if (worker.isAlive()) {
         failed(
             worker.getName()
                 + " still reading "
-                + END_MINUTES
+                + Pauses.END_MINUTES
                 + " minutes after the end, at "
                 + Arrays.toString(worker.getStackTrace()));
       }
@@ -314,23 +260,6 @@ final class SoakRun {
         .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
         .forEach(entry -> sorted.put(entry.getKey(), entry.getValue()));
     return sorted;
-  }
-
-  private static void print(SoakSample sample) {
-    System.out.printf(
-        Locale.ROOT,
-        "... %.1f min: %d reads, %d wrong, %d failed; heap %.0f MB, RSS %.0f MB, %d threads,"
-            + " %d files, %d connections, disk %.0f MB%n",
-        sample.minutes(),
-        sample.reads(),
-        sample.wrong(),
-        sample.failed(),
-        SoakSample.Resource.HEAP.of(sample),
-        SoakSample.Resource.RESIDENT.of(sample),
-        sample.process().threads(),
-        sample.process().openFiles(),
-        sample.connections(),
-        SoakSample.Resource.DISK.of(sample));
   }
 
   private SoakSample sample(FaultProxy proxy, RequestCounter counter, long start, boolean idle)
@@ -371,7 +300,7 @@ final class SoakRun {
       Workload workload = overwritten ? null : workloads.get(random.nextInt(workloads.size()));
       String task = overwritten ? "overwritten" : workload.name();
       tasksRun.merge(path + " " + task, 1L, Long::sum);
-      betweenTasks.readLock().lock();
+      pauses.beginTask();
       try {
         boolean right =
             overwritten
@@ -396,7 +325,7 @@ final class SoakRun {
           e.printStackTrace(System.out);
         }
       } finally {
-        betweenTasks.readLock().unlock();
+        pauses.endTask();
       }
     }
   }
@@ -412,7 +341,7 @@ final class SoakRun {
       long next = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
       Peer path = names.get((int) (object % names.size()));
       tasksRun.merge(path + " fresh", 1L, Long::sum);
-      betweenTasks.readLock().lock();
+      pauses.beginTask();
       try {
         fresh.write(object);
         byte[] bytes = new byte[fresh.length()];
@@ -435,7 +364,7 @@ final class SoakRun {
                 + " failed: "
                 + Store.rootMessage(e, 300));
       } finally {
-        betweenTasks.readLock().unlock();
+        pauses.endTask();
         // The object is deleted on the store directly, not through the proxy.
         try {
           fresh.delete(object);

@@ -1,6 +1,7 @@
 package io.seekwell.bench.soak;
 
 import io.seekwell.bench.ProcessResources;
+import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -25,6 +26,24 @@ record SoakSample(
     long[] counters) {
 
   static final double MB = 1e6;
+
+  /** The sample in one line, as the soak prints it while it runs. */
+  String progressLine() {
+    return String.format(
+        Locale.ROOT,
+        "... %.1f min: %d reads, %d wrong, %d failed; heap %.0f MB, RSS %.0f MB, %d threads,"
+            + " %d files, %d connections, disk %.0f MB",
+        minutes,
+        reads,
+        wrong,
+        failed,
+        Resource.HEAP.of(this),
+        Resource.RESIDENT.of(this),
+        process.threads(),
+        process.openFiles(),
+        connections,
+        Resource.DISK.of(this));
+  }
 
   /** How a resource is judged. */
   enum Judgement {

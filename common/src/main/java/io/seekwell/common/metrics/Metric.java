@@ -64,11 +64,14 @@ public enum Metric {
    * transfers them in a tenth of its time to first byte ({@code physicalio.miss.max.bytes}).
    */
   MISS_WIDENED_BYTES,
-  /** Widened misses whose extra bytes a later read used, saving the GET it would have sent. */
+  /**
+   * Widened misses whose extra bytes a later read landed in (counted once per miss, at the first
+   * such read), saving the GET it would have sent.
+   */
   MISS_WIDENINGS_READ,
   /**
-   * Misses the link would have widened that were not, as too few earlier widenings were read (at
-   * most one in eight): reads that land far from each other.
+   * Misses the link would have widened that were not, as too few earlier widenings were read (fewer
+   * than about one in eight): reads that land far from each other.
    */
   MISS_WIDENINGS_HELD_BACK,
   /** GETs sent again while the first was still waiting for its response headers. */
