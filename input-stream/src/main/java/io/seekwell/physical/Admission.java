@@ -90,27 +90,18 @@ final class Admission {
     if (window.equals(readAhead)) {
       return window;
     }
-    switch (widening.decide()) {
-      case WIDEN -> {
-        return window;
-      }
-      case PROBE -> {
-        LOG.debug(
-            "{}: the miss at {} widened to {} as a probe: too few widened misses were read",
-            blocks.key().location(),
-            position,
-            window);
-        return window;
-      }
-      default -> {
-        LOG.debug(
-            "{}: the miss at {} not widened past {}: too few widened misses were read",
-            blocks.key().location(),
-            position,
-            readAhead);
-        return readAhead;
-      }
+    WideningCredit.Decision decision = widening.decide();
+    if (decision == WideningCredit.Decision.WIDEN) {
+      return window;
     }
+    ByteRange planned = decision == WideningCredit.Decision.PROBE ? window : readAhead;
+    LOG.debug(
+        "{}: the miss at {} planned as {} ({}): too few widened misses were read",
+        blocks.key().location(),
+        position,
+        planned,
+        decision == WideningCredit.Decision.PROBE ? "widened as a probe" : "not widened");
+    return planned;
   }
 
   /** How many bytes of {@code parts} lie after {@code end}. */

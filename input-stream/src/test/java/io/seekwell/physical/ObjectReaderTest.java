@@ -193,6 +193,33 @@ class ObjectReaderTest {
     }
   }
 
+  @Test
+  void aWidenedMissSplitAroundACachedBlockEarnsItsCreditOnce() throws Exception {
+    try (FarReader far = openFar("far-split", 16 * MIB, CONFIGURATION)) {
+      long cached = MIB + 100 * 1024;
+      // The first miss knows nothing of the link: 64 KiB inside what the next miss widens to.
+      // The next one, widened to 225,000 bytes, is then sent as the two parts around that block.
+      long[] positions = {cached, MIB, MIB + 80 * 1024, MIB + 200 * 1024};
+      byte[] bytes = new byte[4096];
+      for (long position : positions) {
+        assertEquals(bytes.length, far.reader().read(position, bytes, 0, bytes.length));
+        assertArrayEquals(
+            Arrays.copyOfRange(far.content(), (int) position, (int) position + bytes.length),
+            bytes);
+        awaitMeasured();
+      }
+
+      assertEquals(
+          List.of(
+              ByteRange.ofLength(cached, 64 * 1024),
+              ByteRange.ofLength(MIB, cached - MIB),
+              ByteRange.of(cached + 64 * 1024, MIB + 225_000 - 1)),
+          store.gets().stream().map(GetRequest::range).toList());
+      // Reads in both parts' extra bytes; the miss took one credit and gives it back once.
+      assertEquals(1, far.metrics().get(Metric.MISS_WIDENINGS_READ));
+    }
+  }
+
   /**
    * A reader of a fresh object of {@code size} random bytes behind a {@link FarLink} whose clock
    * only the link moves, with metrics of its own.

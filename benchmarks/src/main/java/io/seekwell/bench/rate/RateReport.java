@@ -70,7 +70,9 @@ final class RateReport {
             Locale.ROOT,
             "Run on %s: %d cores, Java %s, MinIO on loopback. Each thread reads 4 KiB at a random"
                 + " place of a random one of %s objects of %s MiB, through a stream opened for the"
-                + " read; %s s measured after 2 s of warm-up, a fresh client and factory per run."
+                + " read; %s s measured after 2 s of warm-up, a fresh client and factory per run;"
+                + " the first thread count after an unmeasured run of every path (the JVM's"
+                + " warm-up), the measured runs taking the paths rotated by one."
                 + " Seekwell's and AAL's caches are bounded to %s MiB (AAL's bound is swept every"
                 + " 5 s rather than enforced), so that most reads miss.",
             LocalDate.now(),

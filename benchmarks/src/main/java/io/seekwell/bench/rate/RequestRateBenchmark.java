@@ -51,7 +51,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * seekwell,aal}, {@code --threads 1,16,64,256}, {@code --seconds 10} (measured, after 2 s of
  * warm-up per run), {@code --objects 64} of {@code --object-mb 16}, {@code --seekwell k=v,...},
  * {@code --memory-mb 64} (the cache bound given to Seekwell and AAL alike), {@code --report FILE},
- * {@code --append true} (add to the report instead of replacing it).
+ * {@code --append true} (add to the report instead of replacing it). Before the first thread count
+ * is measured, every path runs once unmeasured, so that no path's figure carries the JVM's warm-up;
+ * the measured runs take the paths rotated by one.
  *
  * <p>The throttled variant, {@code --throttle R}: the paths read through a {@link FaultProxy} that
  * holds each request {@code --store-latency-ms 25} and answers 503 SlowDown to the requests over
@@ -135,15 +137,26 @@ public final class RequestRateBenchmark {
     List<Result> results = new ArrayList<>();
     try {
       List<String> paths = options.list("paths", Peer.SEEKWELL + "," + Peer.AAL);
-      for (int threads : options.list("threads", "1,16,64,256", "numbers", Integer::valueOf)) {
+      List<Integer> threadCounts =
+          options.list("threads", "1,16,64,256", "numbers", Integer::valueOf);
+      for (int threads : threadCounts) {
         URI from = readFrom;
         FaultProxy store = proxy;
+        // The first thread count is measured after an unmeasured run of every path, and in the
+        // other order: the JVM's first run of the SDK and the event loops pays their compilation.
+        int warmups = threads == threadCounts.get(0) ? 1 : 0;
         Map<String, List<Result>> byPath =
-            new Runner(paths, 0, 1, Runner.Order.AS_GIVEN)
+            new Runner(paths, warmups, 1, Runner.Order.ROTATED)
                 .run(
                     (path, round) -> {
                       Run run = new Run(path, threads, seconds, keys, objectSize, store, throttle);
-                      System.out.println("... " + run.path + ", " + threads + " threads");
+                      System.out.println(
+                          "... "
+                              + run.path
+                              + ", "
+                              + threads
+                              + " threads"
+                              + (round > 0 ? "" : " (warm-up, not measured)"));
                       RequestCounter counter = new RequestCounter();
                       try (ReadPath readers =
                           open(run, from, credentials, counter, seekwell, aal)) {
