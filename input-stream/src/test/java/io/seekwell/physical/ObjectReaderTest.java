@@ -170,14 +170,7 @@ class ObjectReaderTest {
       positions.add(probe + 200 * 1024);
       positions.add(probe + 210 * 1024);
       positions.add((long) misses * MIB);
-      byte[] bytes = new byte[4096];
-      for (long position : positions) {
-        assertEquals(bytes.length, far.reader().read(position, bytes, 0, bytes.length));
-        assertArrayEquals(
-            Arrays.copyOfRange(far.content(), (int) position, (int) position + bytes.length),
-            bytes);
-        awaitMeasured();
-      }
+      readEachAndCheck(far, positions);
 
       List<Long> lengths = store.gets().stream().map(get -> get.range().length()).toList();
       List<Long> expected = new ArrayList<>();
@@ -199,15 +192,8 @@ class ObjectReaderTest {
       long cached = MIB + 100 * 1024;
       // The first miss knows nothing of the link: 64 KiB inside what the next miss widens to.
       // The next one, widened to 225,000 bytes, is then sent as the two parts around that block.
-      long[] positions = {cached, MIB, MIB + 80 * 1024, MIB + 200 * 1024};
-      byte[] bytes = new byte[4096];
-      for (long position : positions) {
-        assertEquals(bytes.length, far.reader().read(position, bytes, 0, bytes.length));
-        assertArrayEquals(
-            Arrays.copyOfRange(far.content(), (int) position, (int) position + bytes.length),
-            bytes);
-        awaitMeasured();
-      }
+      List<Long> positions = List.of(cached, (long) MIB, MIB + 80L * 1024, MIB + 200L * 1024);
+      readEachAndCheck(far, positions);
 
       assertEquals(
           List.of(
@@ -217,6 +203,20 @@ class ObjectReaderTest {
           store.gets().stream().map(GetRequest::range).toList());
       // Reads in both parts' extra bytes; the miss took one credit and gives it back once.
       assertEquals(1, far.metrics().get(Metric.MISS_WIDENINGS_READ));
+    }
+  }
+
+  /**
+   * Reads 4 KiB at each of {@code positions} in turn, checking the bytes and waiting for each GET
+   * to be measured before the next read.
+   */
+  private void readEachAndCheck(FarReader far, List<Long> positions) throws Exception {
+    byte[] bytes = new byte[4096];
+    for (long position : positions) {
+      assertEquals(bytes.length, far.reader().read(position, bytes, 0, bytes.length));
+      assertArrayEquals(
+          Arrays.copyOfRange(far.content(), (int) position, (int) position + bytes.length), bytes);
+      awaitMeasured();
     }
   }
 
