@@ -11,6 +11,24 @@ public final class Directories {
 
   private Directories() {}
 
+  /**
+   * Empties {@code directory} for a measured run by moving it aside, to be deleted with {@link
+   * #delete} once the run is measured: ext4 checks the inodes freed in the last seconds each time
+   * it creates a file, so deleting a thousand files just before a run would charge their deletion
+   * to the run's own file creation.
+   *
+   * @return where {@code directory} was moved (a sibling named {@code NAME-previous}, emptied of
+   *     any earlier one first), or the same path if there was nothing to move
+   */
+  public static Path moveAside(Path directory) throws IOException {
+    Path aside = directory.resolveSibling(directory.getFileName() + "-previous");
+    delete(aside);
+    if (Files.exists(directory)) {
+      Files.move(directory, aside);
+    }
+    return aside;
+  }
+
   /** Deletes {@code directory} and everything in it, if it exists. */
   public static void delete(Path directory) throws IOException {
     if (!Files.exists(directory)) {

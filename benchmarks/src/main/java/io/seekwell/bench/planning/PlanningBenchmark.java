@@ -164,14 +164,18 @@ public final class PlanningBenchmark {
               System.out.printf(
                   "... %s %s, iteration %d of %d%n",
                   scan ? "scan" : "planning", path, round, iterations);
-              if (path.equals("seekwell-cold")) {
-                Directories.delete(disk); // and it leaves the tier filled for the next warm run
-              }
+              // The cold run starts with no tier (the last one deleted after the run) and leaves
+              // it filled for the next warm run.
+              boolean cold = path.equals("seekwell-cold");
+              Path previousTier = cold ? Directories.moveAside(disk) : null;
               if (toxiproxy != null) {
                 toxiproxy
                     .restart(); // as the main benchmark does, so that no run inherits its state
               }
               Planned sample = plan(path, metadata, scan, endpoint, credentials, disk);
+              if (cold) {
+                Directories.delete(previousTier);
+              }
               if (sample.files() != files) {
                 throw new IllegalStateException(
                     path + " planned " + sample.files() + " files, not " + files);

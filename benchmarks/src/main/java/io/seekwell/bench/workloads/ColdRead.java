@@ -62,7 +62,7 @@ public final class ColdRead {
       settings = new HashMap<>(seekwell);
       settings.put(SeekwellSettings.DISK_DIRECTORY, DISK_DIRECTORY.toString());
     }
-    emptyDiskCache(settings);
+    Path previousTier = emptyDiskCache(settings);
     System.gc();
     heap.forEach(MemoryPoolMXBean::resetPeakUsage);
     long cpuStart = ProcessCpu.nanos();
@@ -77,6 +77,9 @@ public final class ColdRead {
       }
     }
     double cpuSeconds = (ProcessCpu.nanos() - cpuStart) / 1e9;
+    if (previousTier != null) {
+      Directories.delete(previousTier);
+    }
     long peak = heap.stream().mapToLong(pool -> pool.getPeakUsage().getUsed()).sum();
     return new Sample(
         seconds,
@@ -91,12 +94,12 @@ public final class ColdRead {
 
   /**
    * Empties the disk tier's directory if the Seekwell settings name one: every iteration is cold,
-   * on disk too.
+   * on disk too. The last iteration's tier is moved aside ({@link Directories#moveAside}).
+   *
+   * @return where it was moved, for the caller to delete once the iteration is measured, or null
    */
-  private static void emptyDiskCache(Map<String, String> seekwell) throws IOException {
+  private static Path emptyDiskCache(Map<String, String> seekwell) throws IOException {
     String directory = seekwell.get(SeekwellSettings.DISK_DIRECTORY);
-    if (directory != null) {
-      Directories.delete(Path.of(directory));
-    }
+    return directory == null ? null : Directories.moveAside(Path.of(directory));
   }
 }
