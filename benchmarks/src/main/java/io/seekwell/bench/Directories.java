@@ -17,8 +17,8 @@ public final class Directories {
    * it creates a file, so deleting a thousand files just before a run would charge their deletion
    * to the run's own file creation.
    *
-   * @return the sibling named {@code NAME-previous} that now holds what {@code directory} held
-   *     (it does not exist if {@code directory} did not), emptied of any earlier one first
+   * @return the sibling named {@code NAME-previous} that now holds what {@code directory} held (it
+   *     does not exist if {@code directory} did not), emptied of any earlier one first
    */
   public static Path moveAside(Path directory) throws IOException {
     Path aside = directory.resolveSibling(directory.getFileName() + "-previous");
