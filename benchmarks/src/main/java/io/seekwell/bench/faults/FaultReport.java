@@ -6,6 +6,7 @@ import io.seekwell.bench.faults.FaultBenchmark.Outcome;
 import io.seekwell.bench.faults.FaultBenchmark.Run;
 import io.seekwell.bench.paths.Peer;
 import io.seekwell.bench.report.MarkdownTable;
+import io.seekwell.bench.report.RunHeader;
 import io.seekwell.bench.report.Spread;
 import io.seekwell.bench.workloads.Dataset;
 import io.seekwell.bench.workloads.Sample;
@@ -80,7 +81,7 @@ final class FaultReport {
     md.append(
         String.format(
             Locale.ROOT,
-            "Every read path with one fault kind at a time on a share of the connections, injected"
+            "%s. Every read path with one fault kind at a time on a share of the connections, injected"
                 + " by a proxy in front of the emulated S3 network (profile `%s`, scale `%s`): a"
                 + " stall (the connection sends nothing and stays open), a cut after 4 KiB with FIN"
                 + " or with RST, or a first byte 1.5 s late. Under a fault the proxy asks the store to"
@@ -92,6 +93,7 @@ final class FaultReport {
                 + " from opening the path's clients to closing them), then how the iterations"
                 + " ended (✓ right, ✗ wrong result, F failed, T still running at the"
                 + " deadline).\n\n",
+            RunHeader.runOn(),
             options.text("profile", "s3"),
             scale.name().toLowerCase(Locale.ROOT),
             iterations,

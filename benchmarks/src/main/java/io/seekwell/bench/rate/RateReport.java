@@ -3,7 +3,7 @@ package io.seekwell.bench.rate;
 import io.seekwell.bench.Options;
 import io.seekwell.bench.rate.RequestRateBenchmark.Result;
 import io.seekwell.bench.report.MarkdownTable;
-import java.time.LocalDate;
+import io.seekwell.bench.report.RunHeader;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -68,16 +68,14 @@ final class RateReport {
     out.append(
         String.format(
             Locale.ROOT,
-            "Run on %s: %d cores, Java %s, MinIO on loopback. Each thread reads 4 KiB at a random"
+            "%s, MinIO on loopback. Each thread reads 4 KiB at a random"
                 + " place of a random one of %s objects of %s MiB, through a stream opened for the"
                 + " read; %s s measured after 2 s of warm-up, a fresh client and factory per run;"
                 + " the first thread count after an unmeasured run of every path (the JVM's"
                 + " warm-up), the measured runs taking the paths rotated by one."
                 + " Seekwell's and AAL's caches are bounded to %s MiB (AAL's bound is swept every"
                 + " 5 s rather than enforced), so that most reads miss.",
-            LocalDate.now(),
-            Runtime.getRuntime().availableProcessors(),
-            System.getProperty("java.version"),
+            RunHeader.runOn(),
             options.text("objects", "64"),
             options.text("object-mb", "16"),
             options.text("seconds", "10"),

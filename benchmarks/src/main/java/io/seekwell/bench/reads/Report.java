@@ -3,11 +3,11 @@ package io.seekwell.bench.reads;
 import io.seekwell.bench.Options;
 import io.seekwell.bench.paths.Peer;
 import io.seekwell.bench.report.MarkdownTable;
+import io.seekwell.bench.report.RunHeader;
 import io.seekwell.bench.report.Spread;
 import io.seekwell.bench.workloads.Dataset;
 import io.seekwell.bench.workloads.Sample;
 import io.seekwell.bench.workloads.Workload;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -61,7 +61,7 @@ final class Report {
     out.append(
         String.format(
             Locale.ROOT,
-            "Run on %s: %d cores, %d MiB max heap, Java %s. Profile `%s`, scale `%s`, %d cold"
+            "%s, %d MiB max heap. Profile `%s`, scale `%s`, %d cold"
                 + " iteration(s) per path after %d warm-up(s) (fresh client and factory each time; the"
                 + " order of the paths rotates every iteration, and each iteration starts with the"
                 + " latency proxy started afresh and once the machine's CPU has been idle for a"
@@ -72,10 +72,8 @@ final class Report {
                 + " store and the proxy run in processes of their own), and each Seekwell path's is"
                 + " also given over the lowest of the peers' it replaces in its stack (%s) in the"
                 + " same workload.\n\n",
-            LocalDate.now(),
-            Runtime.getRuntime().availableProcessors(),
+            RunHeader.runOn(),
             Runtime.getRuntime().maxMemory() >> 20,
-            System.getProperty("java.version"),
             options.text("profile", "loopback"),
             scale.name().toLowerCase(Locale.ROOT),
             iterations,
@@ -85,7 +83,7 @@ final class Report {
         .append(scale == Dataset.Scale.QUICK ? " --quick" : "")
         .append(" --profile ")
         .append(options.text("profile", "loopback"))
-        .append(passedThrough(options))
+        .append(passedThrough(options, scale))
         .append("`\n\n");
     MarkdownTable table =
         new MarkdownTable(
@@ -216,10 +214,18 @@ final class Report {
   }
 
   /** The options a run was given besides the defaults bench.sh sets, as they were typed. */
-  private static String passedThrough(Options options) {
+  /**
+   * The options a run was given that shape what it measured; a quick run's iterations, warm-ups and
+   * report are those {@code --quick} sets.
+   */
+  private static String passedThrough(Options options, Dataset.Scale scale) {
+    List<String> names =
+        scale == Dataset.Scale.QUICK
+            ? List.of("workloads", "paths", "seekwell")
+            : List.of("workloads", "paths", "iterations", "warmup", "seekwell", "report");
     StringBuilder out = new StringBuilder();
-    for (String name : List.of("workloads", "paths", "seekwell", "report")) {
-      if (options.has(name) && !options.required(name).endsWith("benchmarks-quick.md")) {
+    for (String name : names) {
+      if (options.has(name)) {
         out.append(" --").append(name).append(' ').append(options.required(name));
       }
     }

@@ -1,12 +1,12 @@
 package io.seekwell.bench.soak;
 
+import io.seekwell.bench.report.RunHeader;
 import io.seekwell.bench.soak.SoakSample.Resource;
 import io.seekwell.common.metrics.Metric;
 import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.DoubleSummaryStatistics;
@@ -123,7 +123,7 @@ final class SoakReport {
     double allowed = resource.allowance(mean);
     return String.format(
         Locale.ROOT,
-        "%s %s: %+.1f over %.1f minutes after the warm-up, around %.0f (allowed %.0f)",
+        "%s %s: %+.1f over the %.1f wall-clock minutes after the warm-up, around %.0f (allowed %.0f)",
         rise > allowed ? "grew" : "flat",
         resource.label,
         rise,
@@ -223,7 +223,7 @@ final class SoakReport {
         .append(
             String.format(
                 Locale.ROOT,
-                "Run on %s: %d cores, Java %s. %.0f minutes of reading (%.1f of warm-up), %d threads reading"
+                "%s. %.0f minutes of reading (%.1f of warm-up) in %.1f minutes of wall-clock time (with the idle samples and the proxy's restarts), %d threads reading"
                     + " through Seekwell's factory, its Iceberg FileIO and its S3A stream factory,"
                     + " one long-lived instance each, the disk tier on in one directory; the"
                     + " emulated S3 network (25 ms to the first byte, 90 MB/s per connection) with"
@@ -240,11 +240,10 @@ final class SoakReport {
                     + " against the checksum of Iceberg's own S3FileIO reading the store directly,"
                     + " an overwritten object's ranges against the versions written, all four of"
                     + " one version.%n%n",
-                LocalDate.now(),
-                Runtime.getRuntime().availableProcessors(),
-                System.getProperty("java.version"),
+                RunHeader.runOn(),
                 settings.minutes(),
                 settings.warmupMinutes(),
+                samples.isEmpty() ? 0 : samples.get(samples.size() - 1).minutes(),
                 settings.threads(),
                 settings.faultFraction() * 100,
                 settings.versionedObjects(),

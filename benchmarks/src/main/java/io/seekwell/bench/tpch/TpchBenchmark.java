@@ -4,6 +4,7 @@ import io.seekwell.bench.Directories;
 import io.seekwell.bench.Options;
 import io.seekwell.bench.paths.PeerVersions;
 import io.seekwell.bench.paths.SeekwellSettings;
+import io.seekwell.bench.report.RunHeader;
 import io.seekwell.bench.store.Clients;
 import io.seekwell.bench.store.ProxyCounters;
 import io.seekwell.bench.store.Store;
@@ -12,7 +13,6 @@ import io.seekwell.testing.FaultProxy;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -202,7 +202,7 @@ public final class TpchBenchmark {
       List<String> paths) {
     return String.format(
         Locale.ROOT,
-        "Run on %s: %d cores, Java %s. Spark 4.1.1 on `local-cluster[2,1,%d]` (its master and"
+        "%s. Spark 4.1.1 on `local-cluster[2,1,%d]` (its master and"
             + " two workers in the driver's JVM, each launching one executor JVM of one core and"
             + " %d MB, `spark.executor.memory`), Iceberg %s (`iceberg-aws-bundle`), hadoop-aws %s"
             + " (its SDK bundle; its default stream is AAL's analytics stream, `s3a-analytics`),"
@@ -217,9 +217,7 @@ public final class TpchBenchmark {
             + " column). Spark's settings are its defaults but for those the connectors' docs ask"
             + " for. Seekwell's settings: %s. Paths: %s. A Seekwell path's peers are the other"
             + " paths of its table format.%n%nReproduce: `%s`",
-        LocalDate.now(),
-        Runtime.getRuntime().availableProcessors(),
-        System.getProperty("java.version"),
+        RunHeader.runOn(),
         executorMemoryMb,
         executorMemoryMb,
         PeerVersions.iceberg(),

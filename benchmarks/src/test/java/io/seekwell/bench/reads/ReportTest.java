@@ -48,6 +48,38 @@ class ReportTest {
         tables);
   }
 
+  @Test
+  void theReproduceLineHoldsTheIterationsAndWarmUpsAFullRunWasGiven() {
+    Options given =
+        Options.parse(
+            "Benchmark",
+            Benchmark.OPTIONS,
+            new String[] {
+              "--profile",
+              "s3",
+              "--iterations",
+              "5",
+              "--iterations",
+              "3",
+              "--warmup",
+              "2",
+              "--paths",
+              "seekwell,aal"
+            });
+
+    String full = Report.tables(Map.of(), given, Dataset.Scale.FULL, 3);
+    String quick = Report.tables(Map.of(), given, Dataset.Scale.QUICK, 3);
+
+    assertTrue(
+        full.contains(
+            "Reproduce: `./scripts/bench.sh --profile s3 --paths seekwell,aal --iterations 3"
+                + " --warmup 2`"),
+        full);
+    assertTrue(
+        quick.contains("Reproduce: `./scripts/bench.sh --quick --profile s3 --paths seekwell,aal`"),
+        quick);
+  }
+
   private static Sample taking(double seconds) {
     return new Sample(seconds, 1, 10, 0, 1 << 20, 1 << 26, 7, -1);
   }

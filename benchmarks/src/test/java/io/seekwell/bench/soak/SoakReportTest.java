@@ -166,7 +166,8 @@ class SoakReportTest {
 
     assertEquals(1, broken.size(), broken.toString());
     assertTrue(
-        broken.get(0).startsWith("grew heap MB: +270.0 over 9.0 minutes"), broken.toString());
+        broken.get(0).startsWith("grew heap MB: +270.0 over the 9.0 wall-clock minutes"),
+        broken.toString());
   }
 
   @Test
