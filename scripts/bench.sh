@@ -107,6 +107,8 @@ if [ "$PROFILE" = rate ]; then
 fi
 if [ "$PROFILE" = planning ]; then
   start_local_s3 s3 harness-proxy
+  # The report gives CPU without the JIT compilers' threads: none may end and take its time along.
+  BENCH_JAVA_OPTS="-XX:-UseDynamicNumberOfCompilerThreads ${BENCH_JAVA_OPTS:-}"
   if [ "$QUICK" = true ]; then
     run_benchmarks_class io.seekwell.bench.planning.PlanningBenchmark "${S3_ARGS[@]}" \
       --snapshots 20 --iterations 1 --smoke true \

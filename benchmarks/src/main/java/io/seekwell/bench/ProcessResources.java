@@ -10,9 +10,17 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** What this JVM holds of the machine now, as the soak benchmark records it every interval. */
+/**
+ * What this JVM holds of the machine now, as the soak benchmark records it every interval, and the
+ * CPU time all of its threads have used so far ({@link ProcessCpu}, taken before the collection).
+ */
 public record ProcessResources(
-    long heapBytes, long directBytes, long residentBytes, int threads, long openFiles) {
+    long heapBytes,
+    long directBytes,
+    long residentBytes,
+    int threads,
+    long openFiles,
+    long cpuNanos) {
 
   private static final long KIB = 1024;
 
@@ -21,6 +29,7 @@ public record ProcessResources(
    * the collector had not looked at yet or the readers allocated since.
    */
   public static ProcessResources sample() throws IOException {
+    long cpu = ProcessCpu.nanos();
     System.gc();
     long heap =
         ManagementFactory.getMemoryPoolMXBeans().stream()
@@ -37,7 +46,8 @@ public record ProcessResources(
         direct,
         readResidentBytes(),
         ManagementFactory.getThreadMXBean().getThreadCount(),
-        countOpenFiles());
+        countOpenFiles(),
+        cpu);
   }
 
   /** This JVM's resident set; -1 where there is none. */

@@ -77,7 +77,13 @@ public final class PlanningBenchmark {
   }
 
   /** One measured planning. */
-  record Planned(double seconds, double cpuSeconds, long gets, long bytes, long files) {}
+  record Planned(
+      double seconds,
+      double cpuSeconds,
+      double compilerCpuSeconds,
+      long gets,
+      long bytes,
+      long files) {}
 
   /** The options this benchmark takes besides the store's. */
   static final Set<String> OPTIONS =
@@ -201,6 +207,7 @@ public final class PlanningBenchmark {
         S3AsyncClient s3Async = Clients.async(endpoint, credentials, counter);
         FileIO io = fileIO(path, s3, s3Async, disk)) {
       long cpuStart = ProcessCpu.nanos();
+      long compilerStart = ProcessCpu.compilerNanos();
       long start = System.nanoTime();
       Table table = new BaseTable(new StaticTableOperations(metadata, io), "planning");
       long files = 0;
@@ -217,10 +224,13 @@ public final class PlanningBenchmark {
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       double cpu = (ProcessCpu.nanos() - cpuStart) / 1e9;
+      long compilerEnd = ProcessCpu.compilerNanos();
+      double compilers =
+          compilerStart < 0 || compilerEnd < 0 ? Double.NaN : (compilerEnd - compilerStart) / 1e9;
       if (io instanceof SeekwellS3FileIO seekwell) {
         SeekwellSettings.requireDiskTier(path, seekwell.seekwellMetrics());
       }
-      return new Planned(seconds, cpu, counter.gets(), counter.bytes(), files);
+      return new Planned(seconds, cpu, compilers, counter.gets(), counter.bytes(), files);
     }
   }
 

@@ -55,7 +55,14 @@ final class PlanningReport {
               "- `seekwell-cold`: `SeekwellS3FileIO` with an empty disk tier"
                   + " (`seekwell.physicalio.disk.cache.dir`, `seekwell.iceberg.disk.cache.files="
                   + "all`); `seekwell-warm`: the same with the tier filled by an earlier"
-                  + " FileIO.\n\n");
+                  + " FileIO.\n")
+          .append(
+              "- CPU: the benchmark JVM's over the planning, every thread; without the JIT"
+                  + " compilers: less what HotSpot's compiler threads used meanwhile (their"
+                  + " `/proc/self/task` times; the JVM runs with"
+                  + " `-XX:-UseDynamicNumberOfCompilerThreads`, so none ends and takes its time"
+                  + " along). A JVM this young compiles on every path, and how much of it lands"
+                  + " on a path depends on what ran before it.\n\n");
     }
     out.append(table(results));
     if (!results.keySet().containsAll(PlanningBenchmark.PATHS)) {
@@ -107,7 +114,12 @@ final class PlanningReport {
   private static String table(Map<String, List<Planned>> results) {
     MarkdownTable table =
         new MarkdownTable(
-            "path", "time (s), median (min–max)", "CPU (s), median", "GETs", "MB received");
+            "path",
+            "time (s), median (min–max)",
+            "CPU (s), median",
+            "CPU without the JIT compilers (s), median",
+            "GETs",
+            "MB received");
     for (Map.Entry<String, List<Planned>> entry : results.entrySet()) {
       List<Planned> samples = entry.getValue();
       if (samples.isEmpty()) {
@@ -118,10 +130,25 @@ final class PlanningReport {
           entry.getKey(),
           Spread.of(samples, Planned::seconds).cell(),
           String.format(Locale.ROOT, "%.2f", Spread.median(samples, Planned::cpuSeconds)),
+          withoutCompilers(samples),
           last.gets(),
           String.format(Locale.ROOT, "%.2f", last.bytes() / 1e6));
     }
     return table.toString();
+  }
+
+  /**
+   * The median CPU less what the JIT compilers' threads used in the same planning; "–" where the
+   * compilers' CPU could not be read.
+   */
+  static String withoutCompilers(List<Planned> samples) {
+    if (samples.stream().anyMatch(planned -> Double.isNaN(planned.compilerCpuSeconds()))) {
+      return "–";
+    }
+    return String.format(
+        Locale.ROOT,
+        "%.2f",
+        Spread.median(samples, planned -> planned.cpuSeconds() - planned.compilerCpuSeconds()));
   }
 
   static String scanMarkdown(Map<String, List<Planned>> results) {

@@ -200,6 +200,34 @@ final class SoakReport {
         percent(last.counters()[unused], last.counters()[prefetched]));
   }
 
+  /** The JVM's CPU over the whole run, a minute and a read. */
+  String cpu() {
+    SoakSample first = samples.get(0);
+    SoakSample last = samples.get(samples.size() - 1);
+    double seconds = (last.process().cpuNanos() - first.process().cpuNanos()) / 1e9;
+    double minutes = last.minutes() - first.minutes();
+    return String.format(
+        Locale.ROOT,
+        "CPU: %.0f s over %.1f wall-clock minutes (%.1f s a minute), %.1f ms a read checked (the"
+            + " benchmark JVM's every thread; no target).",
+        seconds,
+        minutes,
+        minutes > 0 ? seconds / minutes : 0,
+        tally.reads() > 0 ? seconds * 1e3 / tally.reads() : 0);
+  }
+
+  /**
+   * The JVM's CPU seconds per wall-clock minute from {@code previous} to {@code sample}; "–" for
+   * the first row.
+   */
+  private static String cpuPerMinute(SoakSample previous, SoakSample sample) {
+    if (previous == null || sample.minutes() <= previous.minutes()) {
+      return "–";
+    }
+    double seconds = (sample.process().cpuNanos() - previous.process().cpuNanos()) / 1e9;
+    return String.format(Locale.ROOT, "%.1f", seconds / (sample.minutes() - previous.minutes()));
+  }
+
   private static double percent(long part, long whole) {
     return whole == 0 ? 0 : 100.0 * part / whole;
   }
@@ -260,7 +288,10 @@ final class SoakReport {
                 + " connections are those the proxy holds; the disk tier's size is what `du`"
                 + " counts, bounded by the three paths' slots (`max.size / max.slots` each);"
                 + " cached is the core factory's block cache; MB abandoned is what the GET"
-                + " responses so far carried and did not deliver (or not yet). The counters are"
+                + " responses so far carried and did not deliver (or not yet); CPU s / min is"
+                + " the benchmark JVM's CPU seconds (every thread: the three paths, the checks,"
+                + " the samples' full collections) per wall-clock minute since the row before,"
+                + " at most 60 per core. The counters are"
                 + " the core"
                 + " and Iceberg paths' (S3A's stream factory reports to S3A's own statistics),"
                 + String.format(
@@ -272,16 +303,17 @@ final class SoakReport {
     out.append(
         "| minute | reads | wrong | failed | GETs | retries | hedges | stall cuts | resumes"
             + " | disk hits | other slots' hits | heap MB | direct MB | RSS MB | threads"
-            + " | open files | connections | disk tier MB | cached MB | MB abandoned |\n");
+            + " | open files | connections | disk tier MB | cached MB | MB abandoned | CPU s / min |\n");
     out.append(
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    SoakSample previous = null;
     for (SoakSample sample : samples) {
       long[] counters = sample.counters();
       out.append(
           String.format(
               Locale.ROOT,
               "| %.1f%s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %.0f | %.0f | %.0f"
-                  + " | %d | %d | %d | %.0f | %.0f | %.0f |%n",
+                  + " | %d | %d | %d | %.0f | %.0f | %.0f | %s |%n",
               sample.minutes(),
               sample.idle() ? " idle" : "",
               sample.reads(),
@@ -302,7 +334,9 @@ final class SoakReport {
               sample.connections(),
               Resource.DISK.of(sample),
               Resource.CACHED.of(sample),
-              (sample.responseBytes() - sample.receivedBytes()) / SoakSample.MB));
+              (sample.responseBytes() - sample.receivedBytes()) / SoakSample.MB,
+              cpuPerMinute(previous, sample)));
+      previous = sample;
     }
     out.append("\n## Verdict\n\n");
     List<String> broken = broken();
@@ -327,6 +361,7 @@ final class SoakReport {
                 tally.proxyRestarts()));
     growth().values().forEach(verdict -> out.append("- ").append(verdict).append('\n'));
     out.append('\n').append(bytes()).append('\n');
+    out.append('\n').append(cpu()).append('\n');
     if (!failures.isEmpty()) {
       out.append("\nWrong and failed reads (the first 50):\n\n");
       failures.forEach(failure -> out.append("- ").append(failure).append('\n'));

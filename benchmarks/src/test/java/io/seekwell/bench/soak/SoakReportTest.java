@@ -40,7 +40,8 @@ class SoakReportTest {
     return new SoakSample(
         minute,
         idle,
-        new ProcessResources(heapMb * MB, 20 * MB, 3_000 * MB, threads, 200),
+        new ProcessResources(
+            heapMb * MB, 20 * MB, 3_000 * MB, threads, 200, (long) (minute * 40e9)),
         30,
         diskMb * MB,
         cachedMb * MB,
@@ -112,7 +113,19 @@ class SoakReportTest {
             + " paths asked for 625 MB ahead of reads and dropped 63 MB of it unread (10.0 %;"
             + " `PREFETCHED_BYTES`, `PREFETCHED_BYTES_UNUSED`).",
         report.bytes());
-    assertTrue(report.markdown().contains("| 125 |\n"), report.markdown());
+    assertTrue(report.markdown().contains("| 125 | 40.0 |\n"), report.markdown());
+  }
+
+  @Test
+  void theReportGivesTheJvmsCpuAMinuteAndARead() {
+    SoakReport report = new SoakReport(run(150, 150, 268), TALLY, List.of(), SETTINGS);
+
+    assertEquals(
+        "CPU: 500 s over 12.5 wall-clock minutes (40.0 s a minute), 5000.0 ms a read checked (the"
+            + " benchmark JVM's every thread; no target).",
+        report.cpu());
+    assertTrue(report.markdown().contains("| 0.0 | 0 | 0 | 0 | 0 |"), report.markdown());
+    assertTrue(report.markdown().contains(" | 0 | – |\n"), report.markdown());
   }
 
   @Test
