@@ -20,12 +20,13 @@ maven_progress() {
 }
 
 run_benchmarks_class() { # CLASS ARGS... (BENCH_JAVA_OPTS: more JVM options, e.g. log levels)
-  local main="$1" revision
+  local main="$1"
   shift
-  # The reports name the code they measured; "-dirty": the working tree had changes.
-  revision=$(git describe --always --dirty 2>/dev/null || true)
+  # The reports name the code they measured (BENCH_REVISION, set by bench.sh before its runs wrote
+  # any report; "-dirty": the working tree had changes).
   # shellcheck disable=SC2086 # BENCH_JAVA_OPTS holds several options
-  java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dseekwell.bench.revision="$revision" \
+  java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+    -Dseekwell.bench.revision="${BENCH_REVISION:-$(git describe --always --dirty 2>/dev/null || echo unknown)}" \
     ${BENCH_JAVA_OPTS:-} \
     -Dorg.slf4j.simpleLogger.log.org.apache.parquet.hadoop.InternalParquetRecordWriter=error \
     -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" "$main" "$@"

@@ -1,5 +1,6 @@
 package io.seekwell.bench;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -17,7 +18,7 @@ public final class ProcessCpu {
   private static final com.sun.management.OperatingSystemMXBean OS =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
-  /** The kernel's clock ticks a second, in which {@code /proc}'s per-thread times are counted. */
+  /** The unit of {@code /proc}'s per-thread times: 100 a second (USER_HZ) on every Linux. */
   private static final long TICKS_PER_SECOND = 100;
 
   private ProcessCpu() {}
@@ -29,11 +30,28 @@ public final class ProcessCpu {
 
   /**
    * The CPU time HotSpot's compiler threads (C1 and C2) have used so far, in nanoseconds, from
-   * {@code /proc/self/task}; -1 where there is no such directory. A compiler thread that ended
-   * takes its time out of the sum, so a benchmark that reports it runs with {@code
+   * {@code /proc/self/task}; -1 where there is no such directory, or where the JVM may end compiler
+   * threads (then taking their time out of the sum): a benchmark that reports it runs with {@code
    * -XX:-UseDynamicNumberOfCompilerThreads}.
    */
   public static long compilerNanos() {
+    return dynamicCompilerThreads() ? -1 : compilerThreadsNanos();
+  }
+
+  /** Whether this JVM starts and ends compiler threads as it goes (HotSpot's default). */
+  static boolean dynamicCompilerThreads() {
+    try {
+      return Boolean.parseBoolean(
+          ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+              .getVMOption("UseDynamicNumberOfCompilerThreads")
+              .getValue());
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /** The compiler threads' CPU time now, whether or not any ended; -1 without {@code /proc}. */
+  static long compilerThreadsNanos() {
     Path tasks = Path.of("/proc/self/task");
     if (!Files.isDirectory(tasks)) {
       return -1;

@@ -223,8 +223,8 @@ public final class PlanningBenchmark {
         }
       }
       double seconds = (System.nanoTime() - start) / 1e9;
-      double cpu = (ProcessCpu.nanos() - cpuStart) / 1e9;
       long compilerEnd = ProcessCpu.compilerNanos();
+      double cpu = (ProcessCpu.nanos() - cpuStart) / 1e9;
       double compilers =
           compilerStart < 0 || compilerEnd < 0 ? Double.NaN : (compilerEnd - compilerStart) / 1e9;
       if (io instanceof SeekwellS3FileIO seekwell) {

@@ -213,7 +213,6 @@ final class Report {
         + table;
   }
 
-  /** The options a run was given besides the defaults bench.sh sets, as they were typed. */
   /**
    * The options a run was given that shape what it measured; a quick run's iterations, warm-ups and
    * report are those {@code --quick} sets.

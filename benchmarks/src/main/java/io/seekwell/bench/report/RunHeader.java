@@ -7,11 +7,12 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
- * When and at which code a report was made, for the first line of every report: "Run on 2026-11-30
+ * When and at which code a report was made, for the first line of every report (and of a section
+ * run in a JVM of its own, such as the request-rate report's throttled run): "Run on 2026-11-30
  * 13:45 UTC, the code of 1a2b3c4: 2 cores, Java 17.0.15". The revision comes from the system
  * property {@value #REVISION_PROPERTY}, which {@code scripts/bench.sh} sets from {@code git
- * describe --always --dirty} (a {@code -dirty} suffix: the working tree had changes); a benchmark
- * started otherwise says its revision is unknown.
+ * describe --always --dirty} (a {@code -dirty} suffix: the working tree had changes; "unknown"
+ * where git could not tell); a benchmark started without it says its revision is unknown.
  */
 public final class RunHeader {
 
@@ -33,8 +34,7 @@ public final class RunHeader {
   }
 
   static String runOn(Clock clock, String revision, int cores, String javaVersion) {
-    String code =
-        revision.isBlank() ? "an unknown revision (not run by scripts/bench.sh)" : revision.strip();
+    String code = revision.isBlank() ? "an unknown revision (none given)" : revision.strip();
     return String.format(
         Locale.ROOT,
         "Run on %s, the code of %s: %d cores, Java %s",

@@ -22,8 +22,8 @@ class RunHeaderTest {
   @Test
   void saysSoWhenNoRevisionWasGiven() {
     assertEquals(
-        "Run on 2026-11-30 13:45 UTC, the code of an unknown revision (not run by"
-            + " scripts/bench.sh): 8 cores, Java 25",
+        "Run on 2026-11-30 13:45 UTC, the code of an unknown revision (none given): 8 cores,"
+            + " Java 25",
         RunHeader.runOn(CLOCK, "", 8, "25"));
   }
 }
