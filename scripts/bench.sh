@@ -41,9 +41,6 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib/local-s3.sh
 parse_profile "$@"
 if [ "$PROFILE" = tpch ]; then build_benchmarks benchmarks-spark; else build_benchmarks; fi
-# The code the reports measured, taken once: the runs write reports into the tree as they go.
-BENCH_REVISION=$(git describe --always --dirty 2>/dev/null || echo unknown)
-export BENCH_REVISION
 if [ "$QUICK" = true ]; then
   echo "... a smoke run (--quick): it checks that the benchmark runs, not its targets"
 fi

@@ -19,14 +19,16 @@ maven_progress() {
        /^\[ERROR\]/ { print; fflush() }'
 }
 
+# The code the reports measure, taken once when this file is sourced, before any run writes a
+# report into the tree ("-dirty": the working tree had changes).
+BENCH_REVISION=${BENCH_REVISION:-$(git describe --always --dirty 2>/dev/null || echo unknown)}
+
 run_benchmarks_class() { # CLASS ARGS... (BENCH_JAVA_OPTS: more JVM options, e.g. log levels)
   local main="$1"
   shift
-  # The reports name the code they measured (BENCH_REVISION, set by bench.sh before its runs wrote
-  # any report; "-dirty": the working tree had changes).
   # shellcheck disable=SC2086 # BENCH_JAVA_OPTS holds several options
   java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
-    -Dseekwell.bench.revision="${BENCH_REVISION:-$(git describe --always --dirty 2>/dev/null || echo unknown)}" \
+    -Dseekwell.bench.revision="$BENCH_REVISION" \
     ${BENCH_JAVA_OPTS:-} \
     -Dorg.slf4j.simpleLogger.log.org.apache.parquet.hadoop.InternalParquetRecordWriter=error \
     -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" "$main" "$@"
