@@ -8,14 +8,15 @@ import io.seekwell.common.object.RequestOptions;
  * What one call has tried so far, shared by the decorator that retries it ({@link RetryingCalls})
  * and the one below that sends each try as a hedged exchange ({@link HedgingObjectClient}): the
  * retrier counts the tries, the hedger numbers every attempt (tries, hedges and the tied copy),
- * counts the hedges, says whether the call was tied and which attempt failed last, so that both
- * name the attempts alike in their logs and say what was tried in the call's messages. It travels
- * down as the request's {@link RequestOptions#attempt()}: as such it is the call's latest try.
+ * counts the hedges, says which tries were tied and which attempt failed last, and how, so that
+ * both name the attempts alike in their logs and say what was tried in the call's messages. It
+ * travels down as the request's {@link RequestOptions#attempt()}: as such it is the call's latest
+ * try.
  *
- * <p>Design notes (thread-safety): its lock ({@code synchronized}) guards the counts, the tied flag
- * and the last failed attempt; each method holds it for one short step and calls nothing else, so
- * it may be taken under a {@link HedgedExchange}'s lock. The retrier writes the tries (on the
- * caller's thread, then the scheduler's); the hedger writes the rest on whichever thread sends,
+ * <p>Design notes (thread-safety): its lock ({@code synchronized}) guards the counts, the tied
+ * tries and the last failed attempt; each method holds it for one short step and calls nothing
+ * else, so it may be taken under a {@link HedgedExchange}'s lock. The retrier writes the tries (on
+ * the caller's thread, then the scheduler's); the hedger writes the rest on whichever thread sends,
  * hedges or answers an attempt.
  */
 final class CallTries implements RequestAttempt {
@@ -25,7 +26,9 @@ final class CallTries implements RequestAttempt {
   private int tries;
   private int numbered;
   private int hedges;
-  private boolean tied;
+  private int tiedTries;
+  private boolean firstTied;
+  private boolean lastTryStalled;
   private String failing = "try 0";
 
   /** A call that started at {@code startNanos} and ends at {@code deadlineNanos}, not yet tried. */
@@ -86,18 +89,24 @@ final class CallTries implements RequestAttempt {
     return hedges;
   }
 
-  /** The call's first try is tied, as connections stall. */
+  /** The call's latest try is tied (sent twice at once), as connections stall. */
   synchronized void tie() {
-    tied = true;
+    tiedTries++;
+    firstTied |= tries == 1;
   }
 
-  synchronized boolean tied() {
-    return tied;
-  }
-
-  /** {@code attempt} failed its try: the last of its exchange, or with an error not retried. */
-  synchronized void failed(Attempt<?> attempt) {
+  /**
+   * {@code attempt} failed its try: the last of its exchange, or with an error not retried; {@code
+   * stalled} if for want of response headers.
+   */
+  synchronized void failed(Attempt<?> attempt, boolean stalled) {
     failing = attempt.toString();
+    lastTryStalled = stalled;
+  }
+
+  /** Whether the try before this one failed for want of response headers: a stalled connection. */
+  synchronized boolean lastTryStalled() {
+    return lastTryStalled;
   }
 
   /**
@@ -110,7 +119,7 @@ final class CallTries implements RequestAttempt {
 
   /** What the call tried, as its messages say it ({@link RetryPolicy#tried}). */
   synchronized String tried() {
-    return RetryPolicy.tried(tries, tied, hedges);
+    return RetryPolicy.tried(tries, tiedTries, firstTied, hedges);
   }
 
   /** The call's latest try ({@code try 2}), as a request still waiting for a place is logged. */

@@ -22,15 +22,15 @@ import org.slf4j.LoggerFactory;
  * retrier's decision ({@link RetryingCalls}), which shares the call's {@link CallTries}.
  *
  * <p>Design notes (thread-safety): the exchange's lock ({@code synchronized (this)}) guards {@code
- * inFlight} and whether it has failed (what it guards of the exchange's {@link TiedPair} is in that
- * class's notes); the call's counts are in its {@link CallTries}, under that object's lock, which
- * is taken inside the exchange's to count a hedge as it is added (so an answer never reads one
- * hedge too few). Nothing is logged, scheduled or sent under the exchange's lock, and the result is
- * completed outside it. Its methods run on the caller's thread or the scheduler's (the first
- * attempt; hedges, timeouts), the HTTP client's (answers), and whichever thread sends an attempt
- * that waited for a place ({@link #sent}, from the {@link LimitingObjectClient} below: a reader
- * closing a body, an answer on the HTTP client's thread, or the stall watchdog's sweep on the
- * scheduler's thread).
+ * inFlight}, whether it has failed and whether it has logged a hedge the budget refused (what it
+ * guards of the exchange's {@link TiedPair} is in that class's notes); the call's counts are in its
+ * {@link CallTries}, under that object's lock, which is taken inside the exchange's to count a
+ * hedge as it is added (so an answer never reads one hedge too few). Nothing is logged, scheduled
+ * or sent under the exchange's lock, and the result is completed outside it. Its methods run on the
+ * caller's thread or the scheduler's (the first attempt; hedges, timeouts), the HTTP client's
+ * (answers), and whichever thread sends an attempt that waited for a place ({@link #sent}, from the
+ * {@link LimitingObjectClient} below: a reader closing a body, an answer on the HTTP client's
+ * thread, or the stall watchdog's sweep on the scheduler's thread).
  */
 final class HedgedExchange<T> {
 
@@ -46,7 +46,9 @@ final class HedgedExchange<T> {
   private final CompletableFuture<T> result = new CompletableFuture<>();
   private final List<Attempt<T>> inFlight = new ArrayList<>();
   private final TiedPair<T> pair;
+  private final boolean tied;
   private boolean failed;
+  private boolean toldBudgetSpent;
 
   /**
    * A try of the call {@code tries} that sends {@code exchange} with {@code options}, tied if
@@ -68,23 +70,33 @@ final class HedgedExchange<T> {
     this.tries = tries;
     this.freesConnectionOnCancel = freesConnectionOnCancel;
     this.pair = new TiedPair<>(what, options, context);
+    this.tied =
+        (tries.tries() == 1 || tries.lastTryStalled())
+            && small
+            && context.configuration().hedgeMaxCopies() > 0
+            && context.times().tying();
   }
 
+  /**
+   * Sends the try's first attempt, and its tied copy if it is small, connections stall, and it is
+   * the call's first try or follows one that failed for want of headers: a retry sent alone there
+   * would wait its whole headers timeout, doubled from the last try's, whenever its connection
+   * stalled too, where the budget has no hedge left for it (a lone reader's GET earns its copies
+   * none while it waits).
+   */
   CompletableFuture<T> start() {
+    boolean first = tries.tries() == 1;
     result.whenComplete(
         (value, failure) -> {
-          if (failure != null || !tries.tied()) {
+          if (failure != null || !tied) {
             cancelAttemptsExcept(null);
           }
         });
-    boolean first = tries.tries() == 1;
-    boolean tie =
-        first && small && context.configuration().hedgeMaxCopies() > 0 && context.times().tying();
-    if (tie) {
+    if (tied) {
       tries.tie();
     }
     Attempt<T> attempt = sendAttempt(Attempt.Kind.TRY, first ? "" : " as a retry");
-    if (tie && attempt != null && attempt.isSent() && !attempt.isAnswered()) {
+    if (tied && attempt != null && attempt.isSent() && !attempt.isAnswered()) {
       context.counter().count(Metric.HEDGED_GETS, options);
       sendAttempt(
           Attempt.Kind.TIED, " as a tied request with " + attempt + ", connections stalling");
@@ -194,8 +206,9 @@ final class HedgedExchange<T> {
         // The deadline moved since this check was planned: look again when it has passed.
         lookAgainNanos = deadline - youngest;
       } else if (!context.budget().tryTake()) {
-        // No token now; GETs earn more, so look again a deadline later.
-        budgetSpent = true;
+        // No token now; GETs earn more, so look again a deadline later (said once a try).
+        budgetSpent = !toldBudgetSpent;
+        toldBudgetSpent = true;
         lookAgainNanos = deadline;
       } else if (inFlight.size() > context.configuration().hedgeMaxCopies()) {
         abandoned = inFlight.remove(0);
@@ -257,7 +270,6 @@ final class HedgedExchange<T> {
    */
   private void won(Attempt<T> winner) {
     Attempt<T> partner = null;
-    boolean tied = tries.tied();
     synchronized (this) {
       if (tied) {
         partner = pair.awaitPartnerOf(winner, inFlight);
@@ -323,7 +335,7 @@ final class HedgedExchange<T> {
       }
       failed = true;
     }
-    tries.failed(attempt);
+    tries.failed(attempt, ErrorKind.of(error) == ErrorKind.STALLED);
     result.completeExceptionally(error);
   }
 

@@ -78,12 +78,23 @@ final class RetryPolicy {
   }
 
   /**
-   * What a call tried: {@code attempts} tries, the first {@code tied} or not, and {@code hedges}.
+   * What a call tried: {@code attempts} tries, {@code tied} of them sent twice at once (the first
+   * among them if {@code firstTied}), and {@code hedges}.
    */
-  static String tried(int attempts, boolean tied, int hedges) {
+  static String tried(int attempts, int tied, boolean firstTied, int hedges) {
     return count(attempts, "attempt", "attempts")
-        + (tied ? " (the first sent twice at once)" : "")
+        + tiedTries(attempts, tied, firstTied)
         + (hedges == 0 ? "" : " and " + count(hedges, "hedge", "hedges"));
+  }
+
+  private static String tiedTries(int attempts, int tied, boolean firstTied) {
+    if (tied == 0) {
+      return "";
+    }
+    if (tied == 1) {
+      return firstTied ? " (the first sent twice at once)" : " (one sent twice at once)";
+    }
+    return tied == attempts ? " (each sent twice at once)" : " (" + tied + " sent twice at once)";
   }
 
   /** What a resumed body tried: {@code gets} GETs of it, the last {@code withoutAByte} in a row. */

@@ -309,6 +309,64 @@ class ResilienceTest {
   }
 
   @Test
+  void whileConnectionsStallARetryAfterATryThatStalledIsSentTwiceAtOnce() throws Exception {
+    stallUntilTying();
+    for (int i = 0; i < 40; i++) {
+      faults.thenHang(); // more than the first try sends: every attempt of it stalls
+    }
+    try (CapturedLogs logs = new CapturedLogs()) {
+      CompletableFuture<ObjectContent> response = client.getObject(ALL);
+      for (int millis = 0;
+          millis < 10_000 && !logs.debugLines().toString().contains("retry");
+          millis++) {
+        clock.advance(Duration.ofMillis(1));
+      }
+      String retry = logs.line("sent as a retry");
+      java.util.regex.Matcher number =
+          java.util.regex.Pattern.compile(": attempt (\\d+) \\(TRY\\) sent as a retry$")
+              .matcher(retry);
+      assertTrue(number.find(), retry);
+      int tryNumber = Integer.parseInt(number.group(1));
+      assertEquals(
+          "GET "
+              + ALL.describe()
+              + ": attempt "
+              + (tryNumber + 1)
+              + " (TIED) sent as a tied request with attempt "
+              + tryNumber
+              + " (TRY), connections stalling",
+          logs.line("attempt " + (tryNumber + 1) + " (TIED) sent"));
+
+      List<CompletableFuture<ObjectContent>> hung = faults.hungGets();
+      CompletableFuture<ObjectContent> copy = hung.get(hung.size() - 1);
+      if (!copy.isDone()) {
+        copy.complete(store.getObject(ALL).join());
+      }
+      assertArrayEquals(CONTENT, readAll(response));
+      assertTrue(
+          logs.line("answered after").contains("2 attempts (each sent twice at once)"),
+          logs.line("answered after"));
+    }
+  }
+
+  @Test
+  void whileConnectionsStallARetryAfterAnErrorIsSentOnce() throws Exception {
+    stallUntilTying();
+    faults.thenHang().thenHang();
+    int sent = faults.sentGets().size();
+    CompletableFuture<ObjectContent> response = client.getObject(ALL);
+    assertEquals(sent + 2, faults.sentGets().size(), "the first try is tied");
+    List<CompletableFuture<ObjectContent>> hung = faults.hungGets();
+    for (CompletableFuture<ObjectContent> half : hung.subList(hung.size() - 2, hung.size())) {
+      half.completeExceptionally(
+          new ObjectStoreException("GET: slow down", 503, "SlowDown", "r", true, null));
+    }
+    clock.advance(Duration.ofSeconds(1));
+    assertArrayEquals(CONTENT, readAll(response));
+    assertEquals(sent + 3, faults.sentGets().size(), "the retry is sent once: the store is busy");
+  }
+
+  @Test
   void aGetOfMoreThanTheTiedMaximumIsNeverTied() throws Exception {
     stallUntilTying();
     ObjectLocation large = ObjectLocation.of("bucket", "large");

@@ -96,9 +96,13 @@ class RetryPolicyTest {
 
   @Test
   void whatWasTriedIsCountedInWords() {
-    assertEquals("1 attempt", RetryPolicy.tried(1, false, 0));
+    assertEquals("1 attempt", RetryPolicy.tried(1, 0, false, 0));
+    assertEquals("1 attempt (the first sent twice at once)", RetryPolicy.tried(1, 1, true, 0));
     assertEquals(
-        "3 attempts (the first sent twice at once) and 1 hedge", RetryPolicy.tried(3, true, 1));
+        "3 attempts (the first sent twice at once) and 1 hedge", RetryPolicy.tried(3, 1, true, 1));
+    assertEquals("2 attempts (one sent twice at once)", RetryPolicy.tried(2, 1, false, 0));
+    assertEquals("3 attempts (2 sent twice at once)", RetryPolicy.tried(3, 2, false, 0));
+    assertEquals("2 attempts (each sent twice at once)", RetryPolicy.tried(2, 2, true, 0));
     assertEquals("1 GET of the body, 1 in a row without a byte", RetryPolicy.triedBody(1, 1));
     assertEquals("4 GETs of the body, 2 in a row without a byte", RetryPolicy.triedBody(4, 2));
   }
