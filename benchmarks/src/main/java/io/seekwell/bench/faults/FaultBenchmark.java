@@ -80,8 +80,11 @@ public final class FaultBenchmark {
     STILL_RUNNING
   }
 
-  /** One iteration: how it ended, and its sample if it finished. */
-  record Run(Outcome outcome, Sample sample, String failure) {}
+  /**
+   * One iteration: how it ended, its sample if it finished, and whether an abandoned iteration's
+   * connections still came while it ran ({@link LeftoverConnections}).
+   */
+  record Run(Outcome outcome, Sample sample, String failure, boolean overlapped) {}
 
   /** A fault kind at a share of the connections; {@code fault == null} is the healthy network. */
   record Condition(ConnectionFault fault, String name, double fraction) {
@@ -144,6 +147,7 @@ public final class FaultBenchmark {
     }
     Map<String, String> seekwell = SeekwellSettings.of(options);
     FaultReport report = new FaultReport(options, scale, iterations, deadlineSeconds, paths);
+    LeftoverConnections leftovers = new LeftoverConnections(proxy, Thread::sleep);
     ExecutorService runs =
         Executors.newCachedThreadPool(
             task -> {
@@ -172,7 +176,12 @@ public final class FaultBenchmark {
                         if (toxiproxy != null) {
                           toxiproxy.restart();
                         }
-                        proxy.dropConnections();
+                        boolean overlapped = !leftovers.end();
+                        if (overlapped) {
+                          System.out.println(
+                              "... connections still come a minute after the last iteration:"
+                                  + " this one is marked as overlapping an abandoned one");
+                        }
                         Quiet.await();
                         if (condition.fault() == null) {
                           proxy.stopFaultingConnections();
@@ -199,7 +208,8 @@ public final class FaultBenchmark {
                                         workload, path, data, through, credentials, seekwell),
                                 deadlineSeconds,
                                 expected,
-                                path);
+                                path,
+                                overlapped);
                         System.out.println("... " + describe(result));
                         return result;
                       });
@@ -249,28 +259,30 @@ public final class FaultBenchmark {
 
   /**
    * One iteration of {@code measurement} on {@code runs}, given {@code deadlineSeconds}: right or
-   * wrong by {@code expected}, failed, or abandoned still running.
+   * wrong by {@code expected}, failed, or abandoned still running; {@code overlapped} if an
+   * abandoned iteration's connections still came when it began.
    */
   private static Run runWithin(
       ExecutorService runs,
       Callable<Sample> measurement,
       long deadlineSeconds,
       Checksum expected,
-      String path)
+      String path,
+      boolean overlapped)
       throws InterruptedException {
     Future<Sample> measured = runs.submit(measurement);
     try {
       Sample sample = measured.get(deadlineSeconds, TimeUnit.SECONDS);
-      return new Run(expected.of(sample), sample, null);
+      return new Run(expected.of(sample), sample, null, overlapped);
     } catch (TimeoutException e) {
       measured.cancel(true);
-      return new Run(Outcome.STILL_RUNNING, null, null);
+      return new Run(Outcome.STILL_RUNNING, null, null, overlapped);
     } catch (ExecutionException e) {
       if (Peer.namesSeekwell(path)) {
         // Seekwell is expected to survive every fault here: show the whole chain.
         e.getCause().printStackTrace(System.out);
       }
-      return new Run(Outcome.FAILED, null, Store.rootMessage(e, 160));
+      return new Run(Outcome.FAILED, null, Store.rootMessage(e, 160), overlapped);
     }
   }
 

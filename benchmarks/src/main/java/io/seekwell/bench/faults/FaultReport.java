@@ -88,11 +88,14 @@ final class FaultReport {
                 + " close each connection after its response, so every request gets a connection,"
                 + " and a fault drawn, of its own. Each path runs once unmeasured first. Iterations"
                 + " per cell: %d, each cold; an iteration still running"
-                + " after %d s is abandoned. Each cell: median seconds of the iterations with the"
-                + " right result and their median client CPU (all threads of the benchmark JVM"
-                + " from opening the path's clients to closing them), then how the iterations"
-                + " ended (✓ right, ✗ wrong result, F failed, T still running at the"
-                + " deadline).\n\n",
+                + " after %d s is abandoned, and before the next one the proxy drops its"
+                + " connections until none is opened for a second, so that the abandoned one's"
+                + " retries run out. Each cell: median seconds of the iterations with the right"
+                + " result (the fastest and the slowest in brackets) and their median client CPU"
+                + " (all threads of the benchmark JVM from opening the path's clients to closing"
+                + " them), then how the iterations ended (✓ right, ✗ wrong result, F failed, T"
+                + " still running at the deadline; † began while connections still came a minute"
+                + " after the iteration before).\n\n",
             RunHeader.runOn(),
             options.text("profile", "s3"),
             scale.name().toLowerCase(Locale.ROOT),
@@ -143,7 +146,11 @@ final class FaultReport {
     return table.toString();
   }
 
-  private static String cell(List<Run> runs) {
+  /**
+   * A cell: the median seconds of the right iterations (with their range if more than one) and
+   * their median CPU, then how each iteration ended, marked † if it overlapped an abandoned one.
+   */
+  static String cell(List<Run> runs) {
     if (runs == null || runs.isEmpty()) {
       return "–";
     }
@@ -158,16 +165,20 @@ final class FaultReport {
             case FAILED -> "F";
             case STILL_RUNNING -> "T";
           });
+      if (run.overlapped()) {
+        outcomes.append('†');
+      }
     }
-    String median =
-        right.isEmpty()
-            ? "–"
-            : String.format(
-                Locale.ROOT,
-                "%.2f s (CPU %.2f s)",
-                Spread.median(right, Sample::seconds),
-                Spread.median(right, Sample::cpuSeconds));
-    return median + " " + outcomes;
+    if (right.isEmpty()) {
+      return "– " + outcomes;
+    }
+    Spread seconds = Spread.of(right, Sample::seconds);
+    return String.format(
+        Locale.ROOT,
+        "%s s (CPU %.2f s) %s",
+        right.size() == 1 ? String.format(Locale.ROOT, "%.2f", seconds.median()) : seconds.cell(),
+        Spread.median(right, Sample::cpuSeconds),
+        outcomes);
   }
 
   /** The share of GETs that were hedges, for the paths that report it, with no fault. */
