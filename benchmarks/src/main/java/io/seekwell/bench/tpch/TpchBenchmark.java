@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -70,9 +71,17 @@ public final class TpchBenchmark {
           "report",
           "smoke");
 
-  /** The options {@link #reproduce} repeats: those that change what runs. */
+  /**
+   * The options {@link #reproduce} repeats: those that change what runs, and where the report goes
+   * (a report run to another file must not overwrite the default one when reproduced); not where
+   * the store, the data and the deadline are, nor whether it is a smoke run.
+   */
   private static final Set<String> REPRODUCED =
-      Set.of("scale", "rounds", "queries", "paths", "floors", "seekwell", "executor-memory-mb");
+      OPTIONS.stream()
+          .filter(
+              option ->
+                  !Set.of("toxiproxy-server", "deadline-minutes", "data", "smoke").contains(option))
+          .collect(Collectors.toUnmodifiableSet());
 
   /** The smallest executor Spark starts: 1.5 × the 300 MB it reserves. */
   static final int MIN_EXECUTOR_MEMORY_MB = 450;
@@ -177,7 +186,7 @@ public final class TpchBenchmark {
   }
 
   /** What a reader needs to run this again: the options that change what runs. */
-  private static String reproduce(Options options, String[] args) {
+  static String reproduce(Options options, String[] args) {
     if (options.flag("smoke")) {
       return "./scripts/bench.sh --profile tpch --quick";
     }
