@@ -89,7 +89,7 @@ final class CallTries implements RequestAttempt {
     return hedges;
   }
 
-  /** The call's latest try is tied (sent twice at once), as connections stall. */
+  /** The call's latest try was sent twice at once (tied), as connections stall. */
   synchronized void tie() {
     tiedTries++;
     firstTied |= tries == 1;
@@ -97,14 +97,14 @@ final class CallTries implements RequestAttempt {
 
   /**
    * {@code attempt} failed its try: the last of its exchange, or with an error not retried; {@code
-   * stalled} if for want of response headers.
+   * stalled} if an attempt of the try waited its whole headers timeout.
    */
   synchronized void failed(Attempt<?> attempt, boolean stalled) {
     failing = attempt.toString();
     lastTryStalled = stalled;
   }
 
-  /** Whether the try before this one failed for want of response headers: a stalled connection. */
+  /** Whether an attempt of the try that failed last waited its whole headers timeout: stalled. */
   synchronized boolean lastTryStalled() {
     return lastTryStalled;
   }

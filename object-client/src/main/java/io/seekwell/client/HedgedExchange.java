@@ -22,15 +22,16 @@ import org.slf4j.LoggerFactory;
  * retrier's decision ({@link RetryingCalls}), which shares the call's {@link CallTries}.
  *
  * <p>Design notes (thread-safety): the exchange's lock ({@code synchronized (this)}) guards {@code
- * inFlight}, whether it has failed and whether it has logged a hedge the budget refused (what it
- * guards of the exchange's {@link TiedPair} is in that class's notes); the call's counts are in its
- * {@link CallTries}, under that object's lock, which is taken inside the exchange's to count a
- * hedge as it is added (so an answer never reads one hedge too few). Nothing is logged, scheduled
- * or sent under the exchange's lock, and the result is completed outside it. Its methods run on the
- * caller's thread or the scheduler's (the first attempt; hedges, timeouts), the HTTP client's
- * (answers), and whichever thread sends an attempt that waited for a place ({@link #sent}, from the
- * {@link LimitingObjectClient} below: a reader closing a body, an answer on the HTTP client's
- * thread, or the stall watchdog's sweep on the scheduler's thread).
+ * inFlight}, whether it has failed, whether an attempt waited its whole headers timeout and whether
+ * it has logged a hedge the budget refused (what it guards of the exchange's {@link TiedPair} is in
+ * that class's notes); the call's counts are in its {@link CallTries}, under that object's lock,
+ * which is taken inside the exchange's to count a hedge as it is added (so an answer never reads
+ * one hedge too few). Nothing is logged, scheduled or sent under the exchange's lock, and the
+ * result is completed outside it. Its methods run on the caller's thread or the scheduler's (the
+ * first attempt; hedges, timeouts), the HTTP client's (answers), and whichever thread sends an
+ * attempt that waited for a place ({@link #sent}, from the {@link LimitingObjectClient} below: a
+ * reader closing a body, an answer on the HTTP client's thread, or the stall watchdog's sweep on
+ * the scheduler's thread).
  */
 final class HedgedExchange<T> {
 
@@ -48,12 +49,13 @@ final class HedgedExchange<T> {
   private final TiedPair<T> pair;
   private final boolean tied;
   private boolean failed;
+  private boolean anAttemptStalled;
   private boolean toldBudgetSpent;
 
   /**
-   * A try of the call {@code tries} that sends {@code exchange} with {@code options}, tied if
-   * {@code small}, through a client that ends a sent request when it is cancelled if {@code
-   * freesConnectionOnCancel}.
+   * A try of the call {@code tries} that sends {@code exchange} with {@code options}, which may be
+   * tied if {@code small} ({@link #start}), through a client that ends a sent request when it is
+   * cancelled if {@code freesConnectionOnCancel}.
    */
   HedgedExchange(
       Exchange<T> exchange,
@@ -79,8 +81,8 @@ final class HedgedExchange<T> {
 
   /**
    * Sends the try's first attempt, and its tied copy if it is small, connections stall, and it is
-   * the call's first try or follows one that failed for want of headers: a retry sent alone there
-   * would wait its whole headers timeout, doubled from the last try's, whenever its connection
+   * the call's first try or follows one in which an attempt waited its whole headers timeout: a
+   * retry sent alone there would wait its own, doubled from the last try's, whenever its connection
    * stalled too, where the budget has no hedge left for it (a lone reader's GET earns its copies
    * none while it waits).
    */
@@ -92,11 +94,9 @@ final class HedgedExchange<T> {
             cancelAttemptsExcept(null);
           }
         });
-    if (tied) {
-      tries.tie();
-    }
     Attempt<T> attempt = sendAttempt(Attempt.Kind.TRY, first ? "" : " as a retry");
     if (tied && attempt != null && attempt.isSent() && !attempt.isAnswered()) {
+      tries.tie();
       context.counter().count(Metric.HEDGED_GETS, options);
       sendAttempt(
           Attempt.Kind.TIED, " as a tied request with " + attempt + ", connections stalling");
@@ -166,6 +166,7 @@ final class HedgedExchange<T> {
         return;
       }
       othersInFlight = !inFlight.isEmpty();
+      anAttemptStalled = true;
     }
     attempt.cancel();
     ObjectStoreException noHeaders = attempt.noHeaders(what);
@@ -240,6 +241,10 @@ final class HedgedExchange<T> {
     synchronized (this) {
       wasInFlight = inFlight.remove(attempt);
       othersInFlight = !inFlight.isEmpty();
+      if (failure != null && wasInFlight && waitedItsHeadersTimeout(attempt)) {
+        // A blocking client's call fails at the same headers timeout, maybe before timeOut runs.
+        anAttemptStalled = true;
+      }
     }
     if (failure == null) {
       if (wasInFlight) {
@@ -329,14 +334,22 @@ final class HedgedExchange<T> {
     if (retryable && othersInFlight) {
       return;
     }
+    boolean stalled;
     synchronized (this) {
       if (failed || result.isDone()) {
         return;
       }
       failed = true;
+      stalled = anAttemptStalled;
     }
-    tries.failed(attempt, ErrorKind.of(error) == ErrorKind.STALLED);
+    tries.failed(attempt, stalled);
     result.completeExceptionally(error);
+  }
+
+  /** Whether {@code attempt} was sent and has waited its headers timeout since. */
+  private boolean waitedItsHeadersTimeout(Attempt<T> attempt) {
+    return attempt.isSent()
+        && context.ticker().nanos() - attempt.sentNanos() >= attempt.timeoutNanos();
   }
 
   private void cancelAttemptsExcept(Attempt<T> spared) {

@@ -63,7 +63,7 @@ final class TiedPair<T> {
     }
     context.times().recordAnswer(stalled);
     if (stalled && partner.kind() == Attempt.Kind.TRY) {
-      // The tied copy answered for a stalled first attempt.
+      // The tied copy answered for the try's stalled first attempt.
       context.counter().count(Metric.HEDGES_WON, options);
     }
   }

@@ -16,7 +16,7 @@ class HedgeBudgetTest {
   }
 
   @Test
-  void twentyGetsAtAFiveHundredthEachEarnOneHedge() {
+  void twentyGetsAtATwentiethEachEarnOneHedge() {
     tokensLeft();
     for (int i = 0; i < 19; i++) {
       budget.earn();

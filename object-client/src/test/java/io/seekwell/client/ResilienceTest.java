@@ -312,7 +312,10 @@ class ResilienceTest {
   void whileConnectionsStallARetryAfterATryThatStalledIsSentTwiceAtOnce() throws Exception {
     stallUntilTying();
     for (int i = 0; i < 40; i++) {
-      faults.thenHang(); // more than the first try sends: every attempt of it stalls
+      // More than the first try sends (its pair, then a copy a deadline while the budget lasts,
+      // each
+      // abandoning the oldest): every attempt of it stalls.
+      faults.thenHang();
     }
     try (CapturedLogs logs = new CapturedLogs()) {
       CompletableFuture<ObjectContent> response = client.getObject(ALL);
@@ -424,6 +427,30 @@ class ResilienceTest {
     }
     assertEquals(6L * HedgeBudget.BURST, metrics.get(Metric.HEDGED_GETS));
     assertEquals(3L * HedgeBudget.BURST, metrics.get(Metric.HEDGES_WON));
+  }
+
+  @Test
+  void aHedgeTheBudgetRefusesIsLoggedOnceATry() throws Exception {
+    try (RetryingObjectClient burstOnly =
+            new RetryingObjectClient(
+                faults, CONFIG.toBuilder().hedgeBudget(0).build(), metrics, clock, clock);
+        CapturedLogs logs = new CapturedLogs()) {
+      for (int i = 0; i < 3 * HedgeBudget.BURST; i++) {
+        faults.thenHang();
+      }
+      List<CompletableFuture<ObjectContent>> calls =
+          java.util.stream.IntStream.range(0, HedgeBudget.BURST + 1)
+              .mapToObj(i -> burstOnly.getObject(ALL))
+              .toList();
+      // Four hedge deadlines: the burst pays for ten copies at the first, none after.
+      clock.advance(Duration.ofNanos(4 * ResponseTimes.COLD_HEDGE_NANOS));
+      assertEquals(HedgeBudget.BURST, metrics.get(Metric.HEDGED_GETS));
+      assertEquals(
+          HedgeBudget.BURST + 1,
+          logs.debugLines().stream().filter(line -> line.contains("not hedged")).count(),
+          "one line for each of the calls' tries");
+      calls.forEach(call -> call.cancel(true));
+    }
   }
 
   @Test

@@ -31,6 +31,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -82,7 +83,7 @@ public final class FaultBenchmark {
 
   /**
    * One iteration: how it ended, its sample if it finished, and whether an abandoned iteration's
-   * connections still came while it ran ({@link LeftoverConnections}).
+   * connections still came when it began ({@link LeftoverConnections}).
    */
   record Run(Outcome outcome, Sample sample, String failure, boolean overlapped) {}
 
@@ -148,6 +149,7 @@ public final class FaultBenchmark {
     Map<String, String> seekwell = SeekwellSettings.of(options);
     FaultReport report = new FaultReport(options, scale, iterations, deadlineSeconds, paths);
     LeftoverConnections leftovers = new LeftoverConnections(proxy, Thread::sleep);
+    AtomicBoolean lastAbandoned = new AtomicBoolean();
     ExecutorService runs =
         Executors.newCachedThreadPool(
             task -> {
@@ -176,7 +178,7 @@ public final class FaultBenchmark {
                         if (toxiproxy != null) {
                           toxiproxy.restart();
                         }
-                        boolean overlapped = !leftovers.end();
+                        boolean overlapped = !leftovers.end(lastAbandoned.get());
                         if (overlapped) {
                           System.out.println(
                               "... connections still come a minute after the last iteration:"
@@ -210,6 +212,7 @@ public final class FaultBenchmark {
                                 expected,
                                 path,
                                 overlapped);
+                        lastAbandoned.set(result.outcome() == Outcome.STILL_RUNNING);
                         System.out.println("... " + describe(result));
                         return result;
                       });

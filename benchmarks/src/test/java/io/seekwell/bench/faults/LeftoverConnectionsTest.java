@@ -61,7 +61,7 @@ class LeftoverConnectionsTest {
   void aProxyNobodyUsesIsQuietAfterASecondsLooks() throws Exception {
     AtomicInteger sleeps = new AtomicInteger();
 
-    assertTrue(new LeftoverConnections(proxy, millis -> sleeps.incrementAndGet()).end());
+    assertTrue(new LeftoverConnections(proxy, millis -> sleeps.incrementAndGet()).end(false));
 
     assertEquals(LeftoverConnections.QUIET_LOOKS, sleeps.get());
   }
@@ -72,11 +72,42 @@ class LeftoverConnectionsTest {
     assertEquals(1, proxy.openConnections());
     AtomicInteger sleeps = new AtomicInteger();
 
-    assertTrue(new LeftoverConnections(proxy, millis -> sleeps.incrementAndGet()).end());
+    assertTrue(new LeftoverConnections(proxy, millis -> sleeps.incrementAndGet()).end(false));
 
     assertEquals(LeftoverConnections.QUIET_LOOKS, sleeps.get());
     assertEquals(0, proxy.openConnections());
     assertEquals(-1, leftover.getInputStream().read());
+  }
+
+  @Test
+  void afterAnAbandonedIterationTheProxyMustStayQuietForTenSeconds() throws Exception {
+    AtomicInteger sleeps = new AtomicInteger();
+
+    assertTrue(new LeftoverConnections(proxy, millis -> sleeps.incrementAndGet()).end(true));
+
+    assertEquals(LeftoverConnections.QUIET_LOOKS_AFTER_ABANDONED, sleeps.get());
+  }
+
+  @Test
+  void aConnectionOpenedMeanwhileStartsTheQuietSecondAgain() throws Exception {
+    AtomicInteger sleeps = new AtomicInteger();
+
+    boolean quiet =
+        new LeftoverConnections(
+                proxy,
+                millis -> {
+                  if (sleeps.incrementAndGet() == 3) {
+                    try {
+                      connect();
+                    } catch (IOException e) {
+                      throw new UncheckedIOException(e);
+                    }
+                  }
+                })
+            .end(false);
+
+    assertTrue(quiet);
+    assertEquals(3 + LeftoverConnections.QUIET_LOOKS, sleeps.get());
   }
 
   @Test
@@ -94,7 +125,7 @@ class LeftoverConnectionsTest {
                     throw new UncheckedIOException(e);
                   }
                 })
-            .end();
+            .end(false);
 
     assertFalse(quiet);
     assertEquals(LeftoverConnections.MAX_LOOKS, sleeps.get());
