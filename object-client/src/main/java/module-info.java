@@ -5,6 +5,7 @@
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"}) // the SDK's modules
 module io.seekwell.client {
   requires transitive io.seekwell.common;
+  requires org.reactivestreams;
   requires org.slf4j;
   requires transitive software.amazon.awssdk.awscore;
   requires transitive software.amazon.awssdk.core;

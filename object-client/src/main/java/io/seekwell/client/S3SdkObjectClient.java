@@ -7,7 +7,6 @@ import io.seekwell.common.object.ObjectContent;
 import io.seekwell.common.object.ObjectMetadata;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 
 /**
@@ -49,7 +48,7 @@ public final class S3SdkObjectClient implements ObjectClient {
   public CompletableFuture<ObjectContent> getObject(GetRequest request) {
     String what = SdkRequests.describe(request);
     return SdkCalls.complete(
-        s3.getObject(SdkRequests.get(request), AsyncResponseTransformer.toBlockingInputStream()),
+        s3.getObject(SdkRequests.get(request), new BlockingBodyTransformer()),
         what,
         stream -> SdkCalls.content(request, stream, what));
   }
