@@ -22,16 +22,16 @@ import org.slf4j.LoggerFactory;
  * retrier's decision ({@link RetryingCalls}), which shares the call's {@link CallTries}.
  *
  * <p>Design notes (thread-safety): the exchange's lock ({@code synchronized (this)}) guards {@code
- * inFlight}, whether it has failed, whether an attempt waited its whole headers timeout and whether
- * it has logged a hedge the budget refused (what it guards of the exchange's {@link TiedPair} is in
- * that class's notes); the call's counts are in its {@link CallTries}, under that object's lock,
- * which is taken inside the exchange's to count a hedge as it is added (so an answer never reads
- * one hedge too few). Nothing is logged, scheduled or sent under the exchange's lock, and the
- * result is completed outside it. Its methods run on the caller's thread or the scheduler's (the
- * first attempt; hedges, timeouts), the HTTP client's (answers), and whichever thread sends an
- * attempt that waited for a place ({@link #sent}, from the {@link LimitingObjectClient} below: a
- * reader closing a body, an answer on the HTTP client's thread, or the stall watchdog's sweep on
- * the scheduler's thread).
+ * inFlight}, whether it has failed, whether an attempt waited its whole headers timeout, how many
+ * hedges this try sent and whether it has logged a hedge the budget refused (what it guards of the
+ * exchange's {@link TiedPair} is in that class's notes); the call's counts are in its {@link
+ * CallTries}, under that object's lock, which is taken inside the exchange's to count a hedge as it
+ * is added (so an answer never reads one hedge too few). Nothing is logged, scheduled or sent under
+ * the exchange's lock, and the result is completed outside it. Its methods run on the caller's
+ * thread or the scheduler's (the first attempt; hedges, timeouts), the HTTP client's (answers), and
+ * whichever thread sends an attempt that waited for a place ({@link #sent}, from the {@link
+ * LimitingObjectClient} below: a reader closing a body, an answer on the HTTP client's thread, or
+ * the stall watchdog's sweep on the scheduler's thread).
  */
 final class HedgedExchange<T> {
 
@@ -51,6 +51,7 @@ final class HedgedExchange<T> {
   private boolean failed;
   private boolean anAttemptStalled;
   private boolean toldBudgetSpent;
+  private int hedgesSent;
 
   /**
    * A try of the call {@code tries} that sends {@code exchange} with {@code options}, which may be
@@ -127,7 +128,9 @@ final class HedgedExchange<T> {
               this::sent);
       inFlight.add(attempt);
       if (kind == Attempt.Kind.HEDGE) {
-        tries.hedged(); // counted before any answer can read the count
+        // Counted before any answer can read the counts.
+        tries.hedged();
+        hedgesSent++;
       }
     }
     context.budget().earn();
@@ -275,16 +278,17 @@ final class HedgedExchange<T> {
    */
   private void won(Attempt<T> winner) {
     Attempt<T> partner = null;
+    int hedges;
     synchronized (this) {
       if (tied) {
         partner = pair.awaitPartnerOf(winner, inFlight);
       }
+      hedges = hedgesSent;
     }
     if (tied) {
       cancelAttemptsExcept(partner);
     }
-    int hedges = tries.hedges();
-    if (LOG.isDebugEnabled() && (winner.kind() != Attempt.Kind.TRY || hedges > 0 || tied)) {
+    if (LOG.isDebugEnabled() && (winner.kind() != Attempt.Kind.TRY || tries.hedges() > 0 || tied)) {
       LOG.debug(
           "{}: {} answered after {} ms{}, {}",
           what,
@@ -305,7 +309,8 @@ final class HedgedExchange<T> {
       }
       return;
     }
-    // In a tied call, a hedge was sent only if both halves of the pair waited past the deadline.
+    // In a tied try, a hedge was sent only if both halves of the pair waited past the deadline;
+    // the hedges of the call's earlier tries say nothing of this one's pace.
     context.times().recordAnswer(winner.kind() == Attempt.Kind.HEDGE || (tied && hedges > 0));
     if (winner.kind() == Attempt.Kind.HEDGE) {
       context.counter().count(Metric.HEDGES_WON, options);

@@ -313,8 +313,7 @@ class ResilienceTest {
     stallUntilTying();
     for (int i = 0; i < 40; i++) {
       // More than the first try sends (its pair, then a copy a deadline while the budget lasts,
-      // each
-      // abandoning the oldest): every attempt of it stalls.
+      // each abandoning the oldest): every attempt of it stalls.
       faults.thenHang();
     }
     try (CapturedLogs logs = new CapturedLogs()) {
