@@ -4,6 +4,7 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
@@ -30,8 +31,9 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * SDK's stream; the subscription is handed to the SDK's stream before the mark is read. So either
  * the SDK's stream had the subscription when it was closed, and cancelled it itself, or the mark is
  * seen and the subscription cancelled here (both may happen: the SDK's subscriptions ignore a
- * second cancel). A subscription that arrived first is never cancelled here: a body read to its end
- * is not cut.
+ * second cancel). Only the subscription's arrival is watched, so a stream closed after it came is
+ * the SDK's to cancel; and a body that ended while its subscription was being handed over (a
+ * publisher that sends it all at once) is not cancelled.
  */
 final class BlockingBodyTransformer
     implements AsyncResponseTransformer<GetObjectResponse, ResponseInputStream<GetObjectResponse>> {
@@ -68,10 +70,11 @@ final class BlockingBodyTransformer
     return blocking.name();
   }
 
-  /** Whether one attempt's stream was closed. */
+  /** Whether one attempt's stream was closed, and whether its body ended. */
   private static final class AttemptBody {
 
     private volatile boolean closed;
+    private volatile boolean ended;
 
     ResponseInputStream<GetObjectResponse> cancellingOnClose(
         ResponseInputStream<GetObjectResponse> stream) {
@@ -83,6 +86,7 @@ final class BlockingBodyTransformer
               super.close();
             }
           };
+      // No timeout task of its own: the SDK's stream below aborts itself if left unread.
       return new ResponseInputStream<>(
           stream.response(),
           AbortableInputStream.create(
@@ -90,7 +94,8 @@ final class BlockingBodyTransformer
               () -> {
                 markClosed();
                 stream.abort();
-              }));
+              }),
+          Duration.ZERO);
     }
 
     Subscriber<ByteBuffer> watching(Subscriber<? super ByteBuffer> reader) {
@@ -98,7 +103,7 @@ final class BlockingBodyTransformer
         @Override
         public void onSubscribe(Subscription arrived) {
           reader.onSubscribe(arrived);
-          if (closed) {
+          if (closed && !ended) {
             arrived.cancel();
           }
         }
@@ -110,11 +115,13 @@ final class BlockingBodyTransformer
 
         @Override
         public void onError(Throwable failure) {
+          ended = true;
           reader.onError(failure);
         }
 
         @Override
         public void onComplete() {
+          ended = true;
           reader.onComplete();
         }
       };

@@ -25,13 +25,13 @@ import org.slf4j.LoggerFactory;
  * inFlight}, whether it has failed, whether an attempt waited its whole headers timeout, how many
  * hedges this try sent and whether it has logged a hedge the budget refused (what it guards of the
  * exchange's {@link TiedPair} is in that class's notes); the call's counts are in its {@link
- * CallTries}, under that object's lock, which is taken inside the exchange's to count a hedge as it
- * is added (so an answer never reads one hedge too few). Nothing is logged, scheduled or sent under
- * the exchange's lock, and the result is completed outside it. Its methods run on the caller's
- * thread or the scheduler's (the first attempt; hedges, timeouts), the HTTP client's (answers), and
- * whichever thread sends an attempt that waited for a place ({@link #sent}, from the {@link
- * LimitingObjectClient} below: a reader closing a body, an answer on the HTTP client's thread, or
- * the stall watchdog's sweep on the scheduler's thread).
+ * CallTries}, under that object's lock, which is taken inside the exchange's. A hedge is counted in
+ * both as it is added, under the exchange's lock, so the winner never reads one too few. Nothing is
+ * logged, scheduled or sent under the exchange's lock, and the result is completed outside it. Its
+ * methods run on the caller's thread or the scheduler's (the first attempt; hedges, timeouts), the
+ * HTTP client's (answers), and whichever thread sends an attempt that waited for a place ({@link
+ * #sent}, from the {@link LimitingObjectClient} below: a reader closing a body, an answer on the
+ * HTTP client's thread, or the stall watchdog's sweep on the scheduler's thread).
  */
 final class HedgedExchange<T> {
 

@@ -97,11 +97,7 @@ class LeftoverConnectionsTest {
                 proxy,
                 millis -> {
                   if (sleeps.incrementAndGet() == 3) {
-                    try {
-                      connect();
-                    } catch (IOException e) {
-                      throw new UncheckedIOException(e);
-                    }
+                    connectDuringASleep();
                   }
                 })
             .end(false);
@@ -119,16 +115,21 @@ class LeftoverConnectionsTest {
                 proxy,
                 millis -> {
                   sleeps.incrementAndGet();
-                  try {
-                    connect();
-                  } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                  }
+                  connectDuringASleep();
                 })
             .end(false);
 
     assertFalse(quiet);
     assertEquals(LeftoverConnections.MAX_LOOKS, sleeps.get());
+  }
+
+  /** {@link #connect()} where only unchecked exceptions may be thrown (a sleep). */
+  private void connectDuringASleep() {
+    try {
+      connect();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Opens a connection through the proxy, once the proxy has counted it. */
