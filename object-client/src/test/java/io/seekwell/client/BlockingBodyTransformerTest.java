@@ -4,6 +4,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -41,6 +43,21 @@ class BlockingBodyTransformerTest {
     body.complete();
     assertArrayEquals(BODY, stream.readAllBytes());
     stream.close();
+    assertEquals(0, body.cancels.get());
+  }
+
+  @Test
+  void aBodySentWholeWhileItsSubscriptionIsHandedOverIsNotCancelledByAClose() throws Exception {
+    ResponseInputStream<GetObjectResponse> stream = handedOut();
+    // The body's publisher sends it all as soon as it is asked, and the reader, on another thread
+    // in production, closes the stream before the subscription's hand-over returns.
+    body.whenRequested(
+        () -> {
+          body.send(BODY);
+          body.complete();
+          stream.close();
+        });
+    body.subscribe();
     assertEquals(0, body.cancels.get());
   }
 
@@ -89,21 +106,42 @@ class BlockingBodyTransformerTest {
     void close(ResponseInputStream<GetObjectResponse> stream) throws Exception;
   }
 
-  /** A body whose subscriber gets its subscription, bytes and end only when told to. */
+  /** What a body's publisher does when its subscriber first asks for bytes. */
+  private interface Request {
+    void run() throws IOException;
+  }
+
+  /**
+   * A body whose subscriber gets its subscription, bytes and end only when told to, or when it
+   * first asks for bytes.
+   */
   private static final class LateBody {
 
     final AtomicInteger cancels = new AtomicInteger();
     private Subscriber<? super ByteBuffer> subscriber;
+    private Request firstRequest = () -> {};
 
     void subscribedBy(Subscriber<? super ByteBuffer> subscriber) {
       this.subscriber = subscriber;
+    }
+
+    void whenRequested(Request request) {
+      firstRequest = request;
     }
 
     void subscribe() {
       subscriber.onSubscribe(
           new Subscription() {
             @Override
-            public void request(long n) {}
+            public void request(long n) {
+              Request request = firstRequest;
+              firstRequest = () -> {};
+              try {
+                request.run();
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            }
 
             @Override
             public void cancel() {

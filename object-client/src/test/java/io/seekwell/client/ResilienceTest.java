@@ -429,6 +429,45 @@ class ResilienceTest {
   }
 
   @Test
+  void aWinningHedgeRefundsOnlyItsOwnTrysHedges() throws Exception {
+    try (RetryingObjectClient burstOnly =
+        new RetryingObjectClient(
+            faults, CONFIG.toBuilder().hedgeBudget(0).build(), metrics, clock, clock)) {
+      // The first try: its first attempt hangs, its two hedges fail, then so does the first.
+      faults.thenHang().thenFail(new SocketException("Connection reset"));
+      faults.thenFail(new SocketException("Connection reset"));
+      CompletableFuture<ObjectContent> response = burstOnly.getObject(ALL);
+      clock.advance(Duration.ofNanos(2 * ResponseTimes.COLD_HEDGE_NANOS));
+      assertEquals(3, faults.sentGets().size());
+      faults.hungGets().get(0).completeExceptionally(new SocketException("Connection reset"));
+      // The retry: its first attempt hangs, its hedge answers.
+      faults.thenHang();
+      for (int millis = 0; millis < 1_000 && faults.sentGets().size() < 5; millis++) {
+        clock.advance(Duration.ofMillis(1));
+      }
+      assertArrayEquals(CONTENT, readAll(response));
+      assertEquals(3, metrics.get(Metric.HEDGED_GETS));
+      assertEquals(1, metrics.get(Metric.HEDGES_WON));
+
+      // Spend what is left: ten calls whose every attempt hangs, hedging for a second.
+      for (int i = 0; i < 100; i++) {
+        faults.thenHang();
+      }
+      List<CompletableFuture<ObjectContent>> calls =
+          java.util.stream.IntStream.range(0, HedgeBudget.BURST)
+              .mapToObj(i -> burstOnly.getObject(ALL))
+              .toList();
+      clock.advance(Duration.ofSeconds(1));
+      assertEquals(
+          HedgeBudget.BURST + 1 + 1,
+          metrics.get(Metric.HEDGED_GETS),
+          "the burst, the winning try's one hedge given back and one more; the first try's two"
+              + " hedges are not given back");
+      calls.forEach(call -> call.cancel(true));
+    }
+  }
+
+  @Test
   void aHedgeTheBudgetRefusesIsLoggedOnceATry() throws Exception {
     try (RetryingObjectClient burstOnly =
             new RetryingObjectClient(
